@@ -1,0 +1,244 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import cookie from '@fastify/cookie';
+import multipart from '@fastify/multipart';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import websocket from '@fastify/websocket';
+import Fastify from 'fastify';
+import { hasZodFastifySchemaValidationErrors, jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Config } from './config.ts';
+import { type Database, openDatabase } from './db/client.ts';
+import { migrate } from './db/migrate.ts';
+import type { Broker } from './ingest/broker.ts';
+import { createIngest, type Ingest } from './ingest/ingest.ts';
+import { assertPermission } from './lib/auth.ts';
+import { ApiError } from './lib/errors.ts';
+import { EventBus } from './lib/events.ts';
+import type { App } from './lib/fastify.ts';
+import { type BillingServices, billingServices } from './modules/billing/billing.services.ts';
+import { controlRepository } from './modules/control/control.repository.ts';
+import { type ControlService, controlService } from './modules/control/control.service.ts';
+import { TokenSigner } from './modules/control/tokens.ts';
+import { type MessageService, messageService } from './modules/message/message.service.ts';
+import { modules } from './modules/registry.ts';
+import { createSignals, type Signals } from './modules/signals/signals.module.ts';
+import { ensureSystemManager } from './modules/tenant/bootstrap.ts';
+import { createNotifier, type Notifier } from './notify/notifier.ts';
+import { VERSION } from './version.ts';
+
+export interface AppContext {
+  config: Config;
+  database: Database;
+  broker: Broker;
+  /** Device uplinks: pipeline, chunk writer, device directory, live hub. */
+  ingest: Ingest;
+  signer: TokenSigner;
+  control: ControlService;
+  /** In-process events between modules (lib/events.ts): new messages, work-order changes… */
+  events: EventBus;
+  /** In-app user messages: `ctx.messages.send(tenantId, userId, {title, content, type})`. */
+  messages: MessageService;
+  /** Tenant packages: `ctx.packages.load(tenantId)` gives the limits. */
+  packages: BillingServices['packages'];
+  /** Package limits: `await ctx.quota.assertCanAdd(auth, 'things_num', currentCount)` (403 quota.limit-reached). */
+  quota: BillingServices['quota'];
+  /** Capacity accounting: `await ctx.usage.add(tenantId, thingsId, bytes)`. */
+  usage: BillingServices['usage'];
+  /** Decoded signals: `ctx.signals.onChunks(committedChunks)` decodes bound channels; curves, stats. */
+  signals: Signals;
+  /** E-mail / SMS / voice out, every message recorded in the push log. */
+  notifier: Notifier;
+  /** Set when this start created the system manager: the password to print once. */
+  initialAdminPassword: string | null;
+  version: string;
+}
+
+export type LoggerheadApp = App & { ctx: AppContext };
+
+export interface BuildOptions {
+  /** Use this database instead of opening one from the config (tests). */
+  database?: Database;
+  /** Pino logger options override (tests silence it). */
+  logger?: boolean;
+  /** Write the log here instead of stdout (tests check that no secret is logged). */
+  logStream?: NodeJS.WritableStream;
+}
+
+/** Builds the whole server from a config. Tests call it and use `inject`; `serve` listens. */
+export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<LoggerheadApp> {
+  const database = opts.database ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir }));
+  try {
+    await migrate(database.raw);
+  } catch (e) {
+    await database.close();
+    throw e;
+  }
+  const admin = await ensureSystemManager(database.db, config.adminPassword);
+  const signer = await TokenSigner.load(database.raw);
+
+  const app = Fastify({
+    logger:
+      opts.logger === false
+        ? false
+        : {
+            level: config.logLevel,
+            ...(opts.logStream ? { stream: opts.logStream } : {}),
+            // Secrets never reach the log.
+            redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'body.password', 'password', 'token'], remove: true },
+            // Third-party login passes session tokens and one-time codes in query strings.
+            serializers: {
+              req: (req) => ({ method: req.method, url: redactQuery(req.url), remoteAddress: req.ip }),
+            },
+          },
+    bodyLimit: 2 * 1024 * 1024,
+    trustProxy: typeof config.trustProxy === 'number' ? hops(config.trustProxy) : config.trustProxy,
+    // Spec §7: the API answers on /api (localhost) and /v1 alike.
+    rewriteUrl: (req) => (req.url?.startsWith('/api/') || req.url === '/api' ? `/v1${req.url.slice(4)}` : (req.url ?? '/')),
+  }).withTypeProvider() as unknown as LoggerheadApp;
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const ingest = await createIngest({ config, database, log: app.log });
+  const broker = ingest.broker;
+
+  const control = controlService({
+    repo: controlRepository(database.db),
+    signer,
+    sessionTtl: config.sessionTtl,
+    loadGrants: async (userId) => {
+      const { rows } = await database.raw.query<{ key: string }>('select key from user_grants where user_id = $1', [userId]);
+      return new Set(rows.map((r) => r.key));
+    },
+  });
+
+  const notifier = createNotifier({ raw: database.raw, smtpUrl: config.smtpUrl, mailFrom: config.mailFrom, smsUrl: config.smsUrl });
+  const events = new EventBus((err, event) => app.log.error({ err, event }, 'event listener failed'));
+  const messages = messageService(database.db, events);
+  const billing = billingServices(database.raw, events);
+  const signals = createSignals({ database, events, usage: billing.usage, log: app.log });
+  const ctx: AppContext = {
+    config,
+    database,
+    broker,
+    ingest,
+    signer,
+    control,
+    events,
+    messages,
+    ...billing,
+    signals,
+    notifier,
+    initialAdminPassword: admin.password,
+    version: VERSION,
+  };
+  app.decorate('ctx', ctx);
+  app.decorateRequest('auth', null);
+
+  await app.register(cookie);
+  await app.register(multipart, { limits: { fileSize: config.maxUploadBytes, files: 1 } });
+  await app.register(websocket, { options: { maxPayload: 1024 * 1024 } });
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: { title: 'Loggerhead API', version: VERSION, description: 'Cloud console for CAN-bus data loggers and IoT devices' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/v1/docs' });
+
+  // One error handler: spec §8 bodies, no internals on a 5xx.
+  app.setErrorHandler((err, req, reply) => {
+    if (err instanceof ApiError) return reply.code(err.status).send(err.body);
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const items = err.validation.map((v) => {
+        const field =
+          v.instancePath.replace(/^\//, '').replaceAll('/', '.') || (v.params as { missingProperty?: string })?.missingProperty || '';
+        return { code: 'http.400', message: `${field ? `${field}: ` : ''}${v.message ?? 'invalid'}`, field: field || undefined };
+      });
+      return reply.code(400).send(items.length === 1 ? items[0] : items);
+    }
+    const e = err as { statusCode?: number; message?: string; code?: string };
+    const status = e.statusCode && e.statusCode >= 400 && e.statusCode < 600 ? e.statusCode : 500;
+    if (status < 500) return reply.code(status).send({ code: `http.${status}`, message: e.message ?? 'Bad request' });
+    req.log.error({ err }, 'request failed');
+    return reply.code(status).send({ code: `http.${status}`, message: 'Internal server error' });
+  });
+
+  // Authentication and the permission check happen here, for every /v1 route.
+  app.addHook('onRequest', async (req) => {
+    if (!req.url.startsWith('/v1/') || req.url.startsWith('/v1/docs')) return;
+    const cfg = req.routeOptions.config;
+    const header = req.headers.authorization;
+    const token = header?.startsWith('Bearer ') ? header.slice(7) : undefined;
+    if (token) req.auth = await ctx.control.authenticate(token);
+    if (cfg?.public) return;
+    if (!req.routeOptions.url) return; // unknown route: let the 404 handler answer
+    if (!req.auth) throw new ApiError(401);
+    if (cfg?.permission) assertPermission(req.auth, cfg.permission);
+  });
+
+  // Operation log: every change made through the API, by whom, when, from which IP.
+  app.addHook('onResponse', async (req, reply) => {
+    if (!req.auth || req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return;
+    if (req.routeOptions.config?.noOpLog || !req.routeOptions.url) return;
+    await database.raw
+      .query('insert into op_logs(tenant_id, user_id, username, method, path, status, ip) values ($1,$2,$3,$4,$5,$6,$7)', [
+        req.auth.tenantId,
+        req.auth.userId,
+        req.auth.username,
+        req.method,
+        req.routeOptions.url,
+        reply.statusCode,
+        req.ip,
+      ])
+      .catch((err) => req.log.warn({ err }, 'operation log write failed'));
+  });
+
+  for (const register of modules) await register(app, ctx);
+
+  await registerWeb(app, config.webDir);
+
+  app.addHook('onReady', async () => {
+    await broker.start();
+  });
+  app.addHook('onClose', async () => {
+    await broker.close().catch(() => {});
+    await signals.backfill.stopAll().catch(() => {});
+    await signals.idle().catch(() => {});
+    await notifier.close().catch(() => {});
+    if (!opts.database) await database.close();
+  });
+  return app;
+}
+
+/** Serves the built console with a history fallback, so a reload on any route works. */
+async function registerWeb(app: App, webDir: string | null) {
+  const index = webDir ? path.join(webDir, 'index.html') : null;
+  const hasWeb = index !== null && fs.existsSync(index);
+  if (hasWeb && webDir) {
+    await app.register(fastifyStatic, { root: webDir, wildcard: false, index: false, maxAge: '1h', immutable: false });
+  }
+  app.setNotFoundHandler((req, reply) => {
+    if (req.url.startsWith('/v1/') || req.url === '/v1' || req.method !== 'GET' || !hasWeb) {
+      return reply.code(404).send({ code: 'http.404', message: 'Not found' });
+    }
+    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+  });
+}
+
+const SECRET_PARAMS = /([?&](?:token|ujwt|code|state|session_state)=)[^&#]*/g;
+
+/** A request URL as logged: values of token-like query parameters hidden. */
+export function redactQuery(url: string | undefined): string | undefined {
+  return url?.replace(SECRET_PARAMS, '$1[hidden]');
+}
+
+/** Trust the nearest `n` proxies (fastify's types take a function for a hop count). */
+function hops(n: number) {
+  return (_address: string, hop: number) => hop < n;
+}

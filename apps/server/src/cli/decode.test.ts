@@ -1,0 +1,107 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const BIN = fileURLToPath(new URL('../../bin/loggerhead.mjs', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'loggerhead-decode-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function run(...args: string[]) {
+  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 60_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function file(name: string, text: string): string {
+  const p = join(dir, name);
+  writeFileSync(p, text);
+  return p;
+}
+
+const dbc = file(
+  'car.dbc',
+  `VERSION ""
+BU_: ECU
+BO_ 291 ENGINE: 4 ECU
+ SG_ RPM : 7|16@0+ (0.25,0) [0|16383.75] "rpm" ECU
+ SG_ TEMP : 16|8@1- (1,-40) [-40|215] "degC" ECU
+BO_ 2566844693 EXT_MUX: 8 ECU
+ SG_ PAGE M : 0|8@1+ (1,0) [0|255] "" ECU
+ SG_ A m1 : 8|8@1+ (0.5,0) [0|0] "" ECU
+ SG_ B m2 : 8|16@1+ (1,0) [0|0] "" ECU
+VAL_ 2566844693 PAGE 1 "first" 2 "second" ;
+`,
+);
+
+// 0x123: RPM = 0x1F40 big-endian = 8000 * 0.25 = 2000; TEMP = 0x50 = 80 - 40 = 40.
+// 0x18FEF115 (extended; the DBC id carries bit 31): PAGE 1 -> A = 0x14 * 0.5 = 10; PAGE 2 -> B = 0x0302.
+const log = file(
+  'car.log',
+  `(1700000000.000100) can0 123#1F405000 R
+(1700000000.000200) can0 456#00 R
+(1700000000.000300) can1 18FEF115#0114000000000000 R
+(1700000000.000400) can1 18FEF115#0202030000000000 R
+(1700000000.000500) can0 123#1F40 R
+`,
+);
+
+describe('loggerhead decode', () => {
+  it('prints one JSON object per decoded frame, in log order, skipping unknown ids', () => {
+    const r = run('decode', '--dbc', dbc, '--log', log);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(
+      r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    ).toEqual([
+      { ts: 1700000000.0001, channel: 'can0', id: 0x123, ext: false, message: 'ENGINE', signals: { RPM: 2000, TEMP: 40 } },
+      { ts: 1700000000.0003, channel: 'can1', id: 0x18fef115, ext: true, message: 'EXT_MUX', signals: { PAGE: 1, A: 10 } },
+      { ts: 1700000000.0004, channel: 'can1', id: 0x18fef115, ext: true, message: 'EXT_MUX', signals: { PAGE: 2, B: 0x0302 } },
+      // A 2-byte frame of a 4-byte message: only RPM fits.
+      { ts: 1700000000.0005, channel: 'can0', id: 0x123, ext: false, message: 'ENGINE', signals: { RPM: 2000 } },
+    ]);
+    // Epoch seconds keep all six decimals of the log.
+    expect(r.stdout.startsWith('{"ts": 1700000000.000100,')).toBe(true);
+  });
+
+  it('adds value-table labels with --labels', () => {
+    const lines = run('decode', '--dbc', dbc, '--log', log, '--labels').stdout.trim().split('\n');
+    expect(JSON.parse(lines[1]).labels).toEqual({ PAGE: 'first' });
+  });
+
+  it('prints CSV with a header and a column per signal of the messages seen', () => {
+    const r = run('decode', '--dbc', dbc, '--log', log, '--format', 'csv');
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim().split('\n')).toEqual([
+      'ts,channel,id,ext,message,ENGINE.RPM,ENGINE.TEMP,EXT_MUX.PAGE,EXT_MUX.A,EXT_MUX.B',
+      '1700000000.000100,can0,291,false,ENGINE,2000,40,,,',
+      '1700000000.000300,can1,419361045,true,EXT_MUX,,,1,10,',
+      '1700000000.000400,can1,419361045,true,EXT_MUX,,,2,,770',
+      '1700000000.000500,can0,291,false,ENGINE,2000,,,,',
+    ]);
+  });
+
+  it('refuses a malformed DBC with file:line:col', () => {
+    const bad = file('bad.dbc', 'BO_ 1 M: 8 E\n SG_ A : 0|8@2+ (1,0) [0|1] "" N\n');
+    const r = run('decode', '--dbc', bad, '--log', log);
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim()).toBe(`${bad}:2:14 byte order must be 0 (Motorola) or 1 (Intel)`);
+  });
+});
+
+describe('loggerhead dbc check', () => {
+  it('prints a summary per file and fails when one file does not parse', () => {
+    const bad = file('bad2.dbc', 'BO_ 1 M: 8 E\n SG_ A : 0|8@1+ (1,0 [0|1] "" N\n');
+    const ok = run('dbc', 'check', dbc);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout.trim()).toBe(`${dbc}: 2 messages, 5 signals, 0 warnings`);
+    const r = run('dbc', 'check', dbc, bad);
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim()).toBe(`${bad}:2:22 expected ')' after offset`);
+    expect(r.stdout).toContain('1 of 2 files OK');
+  });
+});

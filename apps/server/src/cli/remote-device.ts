@@ -1,0 +1,101 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { parseDtcCode } from '@loggerhead/can/uds/uds.ts';
+import { SimulatedEcu } from '@loggerhead/simulator/ecu-sim.ts';
+import { RemoteDevice } from '@loggerhead/simulator/remote-device.ts';
+
+const HELP = `Usage:
+  loggerhead remote-device --broker URL --device ID --key KEY [--sd DIR] [--ecus FILE] [--no-canfd] [--mqtt5]
+
+Connects as a logger that answers remote operations until Ctrl-C: CAN sending, configuration,
+file recall (the files of --sd DIR are its SD card), firmware upgrades, and UDS to the simulated
+ECUs described in --ecus FILE, a JSON list of
+  {"name": "BMS", "request_id": "7E0", "response_id": "7E8", "functional_id": "7DF", "channel": 0,
+   "unlock": {"format": "loggerhead-unlock/1", "level": 1, "steps": [...]},
+   "dtcs": [{"code": "P0A80-13", "status": 9}], "dids": {"F190": "hex bytes"}}`;
+
+const hexId = (v: unknown) => (typeof v === 'number' ? v : Number.parseInt(String(v).replace(/^0x/i, ''), 16));
+
+export function ecusFromJson(list: unknown): SimulatedEcu[] {
+  if (!Array.isArray(list)) throw new Error('the ECU file must hold a JSON list');
+  return list.map((e, i) => {
+    const dtcs = ((e.dtcs ?? []) as { code: string; status?: number }[]).map((d) => {
+      const code = parseDtcCode(d.code);
+      if (code === null) throw new Error(`ECU ${i + 1}: "${d.code}" is not a fault code`);
+      return { code, status: d.status ?? 0x09 };
+    });
+    const dids = Object.fromEntries(
+      Object.entries((e.dids ?? {}) as Record<string, string>).map(([k, v]) => [
+        hexId(k),
+        new Uint8Array(Buffer.from(v.replace(/\s/g, ''), 'hex')),
+      ]),
+    );
+    return new SimulatedEcu({
+      name: String(e.name ?? `ECU${i + 1}`),
+      requestId: hexId(e.request_id),
+      responseId: hexId(e.response_id),
+      functionalId: e.functional_id === undefined ? undefined : hexId(e.functional_id),
+      channel: e.channel ?? 0,
+      unlock: e.unlock,
+      dtcs,
+      dids,
+    });
+  });
+}
+
+export async function remoteDevice(args: string[]): Promise<number> {
+  let v: Record<string, string | boolean | undefined>;
+  try {
+    v = parseArgs({
+      args,
+      options: {
+        broker: { type: 'string' },
+        device: { type: 'string' },
+        key: { type: 'string' },
+        sd: { type: 'string' },
+        ecus: { type: 'string' },
+        'no-canfd': { type: 'boolean' },
+        mqtt5: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }).values;
+  } catch (e) {
+    console.error(`loggerhead remote-device: ${(e as Error).message}\n\n${HELP}`);
+    return 2;
+  }
+  if (v.help) {
+    console.log(HELP);
+    return 0;
+  }
+  if (!v.device || !v.key) {
+    console.error(`loggerhead remote-device: --device and --key are required\n\n${HELP}`);
+    return 2;
+  }
+  const sim = new RemoteDevice({
+    broker: (v.broker as string | undefined) ?? 'mqtt://localhost:1883',
+    deviceId: v.device as string,
+    key: v.key as string,
+    protocolVersion: v.mqtt5 ? 5 : 4,
+    canFd: !v['no-canfd'],
+  });
+  try {
+    if (v.sd) {
+      for (const name of fs.readdirSync(v.sd as string)) {
+        const p = path.join(v.sd as string, name);
+        const st = fs.statSync(p);
+        if (st.isFile()) sim.sd.put(name, fs.readFileSync(p), Math.floor(st.mtimeMs));
+      }
+    }
+    if (v.ecus) sim.uds.ecus.push(...ecusFromJson(JSON.parse(fs.readFileSync(v.ecus as string, 'utf8'))));
+    await sim.connect();
+  } catch (e) {
+    console.error(`loggerhead remote-device: ${(e as Error).message}`);
+    await sim.close().catch(() => {});
+    return 1;
+  }
+  console.log(`connected as ${v.device}: ${sim.sd.files.size} file(s) on the SD card, ${sim.uds.ecus.length} ECU(s); Ctrl-C to stop`);
+  await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
+  await sim.close();
+  return 0;
+}

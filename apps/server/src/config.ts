@@ -1,0 +1,182 @@
+import path from 'node:path';
+
+export interface Config {
+  /** HTTP port of the console and API (`PORT`, 8080). 0 picks a free port. */
+  port: number;
+  host: string;
+  /** MQTT port of the embedded broker (`MQTT_PORT`, 1883). 0 picks a free port. */
+  mqttPort: number;
+  /** Where PGlite files, uploads and the lock file live (`DATA_DIR`, ./data). */
+  dataDir: string;
+  /** PostgreSQL server (`DATABASE_URL`); unset = PGlite in `dataDir/pg`. `memory://` = in-memory PGlite. */
+  databaseUrl: string | null;
+  /** External broker (`MQTT_URL`); unset = embedded aedes broker. */
+  mqttUrl: string | null;
+  /** Password of the first system manager `admin`; generated and printed once when unset. */
+  adminPassword: string | null;
+  /** SMTP server for e-mail (`SMTP_URL`, e.g. smtp://user:pass@host:587). */
+  smtpUrl: string | null;
+  /** Mail sender (`MAIL_FROM`). */
+  mailFrom: string;
+  /** HTTP SMS/voice provider endpoint (`SMS_URL`). */
+  smsUrl: string | null;
+  /** Address the console is reached at (`PUBLIC_URL`), used in links sent out. */
+  publicUrl: string;
+  /** Directory of the built web console; null disables static serving. */
+  webDir: string | null;
+  /** Log level (`LOG_LEVEL`). */
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Session lifetime in seconds (`SESSION_TTL`, 7 days). */
+  sessionTtl: number;
+  /** Seed the read-only experience tenant on first start (`EXPERIENCE`, on). */
+  experience: boolean;
+  /** Upload size bound in bytes (`MAX_UPLOAD_MB`, 64). */
+  maxUploadBytes: number;
+  /**
+   * Verification codes one client address may ask for in ten minutes (`CODE_IP_LIMIT`, 10).
+   * Raise it where many people register from one address (a company behind one NAT).
+   */
+  codeIpLimit: number;
+  /**
+   * Which proxies' X-Forwarded-For to believe (`TRUST_PROXY`): unset = none (client
+   * address as seen), a hop count, or a comma-separated list of proxy addresses/CIDRs.
+   * Believing every proxy would let any client pick the IP that rate limits count.
+   */
+  trustProxy: false | number | string;
+  /**
+   * Third-party login through an OpenID Connect provider (`OIDC_ISSUER`, `OIDC_CLIENT_ID`,
+   * `OIDC_CLIENT_SECRET`, optional `OIDC_NAME` shown on the login page); null when not set.
+   */
+  oidc: OidcConfig | null;
+}
+
+export interface OidcConfig {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  /** Label of the login icon (`OIDC_NAME`). */
+  name: string;
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
+    super(`${variable}: ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function port(env: Env, name: string, def: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return def;
+  if (!/^\d+$/.test(raw) || Number(raw) > 65535) {
+    throw new ConfigError(name, `expected a port number 0-65535, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+function positiveInt(env: Env, name: string, def: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return def;
+  if (!/^\d+$/.test(raw) || Number(raw) <= 0) {
+    throw new ConfigError(name, `expected a positive whole number, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+function url(env: Env, name: string, protocols: string[]): string | null {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return null;
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `not a valid URL`);
+  }
+  if (!protocols.includes(u.protocol)) {
+    throw new ConfigError(
+      name,
+      `expected a ${protocols.map((p) => p.replace(':', '')).join(' or ')} URL, got ${u.protocol.replace(':', '')}`,
+    );
+  }
+  return raw;
+}
+
+function bool(env: Env, name: string, def: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return def;
+  if (/^(1|true|yes|on)$/i.test(raw)) return true;
+  if (/^(0|false|no|off)$/i.test(raw)) return false;
+  throw new ConfigError(name, `expected true or false, got "${raw}"`);
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config {
+  const dataDir = path.resolve(cwd, env.DATA_DIR || './data');
+  const p = port(env, 'PORT', 8080);
+  const publicUrl = url(env, 'PUBLIC_URL', ['http:', 'https:']) ?? `http://localhost:${p}`;
+  const logLevel = (env.LOG_LEVEL || 'info') as Config['logLevel'];
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError('LOG_LEVEL', `expected one of ${LOG_LEVELS.join(', ')}, got "${env.LOG_LEVEL}"`);
+  }
+  const adminPassword = env.LOGGERHEAD_ADMIN_PASSWORD || null;
+  if (adminPassword !== null && (adminPassword.length < 8 || adminPassword.length > 64)) {
+    throw new ConfigError('LOGGERHEAD_ADMIN_PASSWORD', 'must be 8-64 characters');
+  }
+  return {
+    port: p,
+    host: env.HOST || '0.0.0.0',
+    mqttPort: port(env, 'MQTT_PORT', 1883),
+    dataDir,
+    databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:', 'memory:']),
+    mqttUrl: url(env, 'MQTT_URL', ['mqtt:', 'mqtts:', 'tcp:', 'ws:', 'wss:']),
+    adminPassword,
+    smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
+    mailFrom: env.MAIL_FROM || 'Loggerhead <no-reply@loggerhead.local>',
+    smsUrl: url(env, 'SMS_URL', ['http:', 'https:']),
+    publicUrl,
+    webDir: env.WEB_DIR === '' ? null : path.resolve(cwd, env.WEB_DIR || defaultWebDir()),
+    logLevel,
+    sessionTtl: positiveInt(env, 'SESSION_TTL', 7 * 24 * 3600),
+    experience: bool(env, 'EXPERIENCE', true),
+    maxUploadBytes: positiveInt(env, 'MAX_UPLOAD_MB', 64) * 1024 * 1024,
+    codeIpLimit: positiveInt(env, 'CODE_IP_LIMIT', 10),
+    trustProxy: trustProxy(env),
+    oidc: oidc(env),
+  };
+}
+
+function defaultWebDir(): string {
+  return path.resolve(import.meta.dirname, '../../web/dist');
+}
+
+/** All three of issuer, client id and secret, or none of them. */
+function oidc(env: Env): OidcConfig | null {
+  const names = ['OIDC_ISSUER', 'OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET'] as const;
+  const given = names.filter((n) => env[n]?.trim());
+  if (given.length === 0) return null;
+  const missing = names.find((n) => !env[n]?.trim());
+  if (missing) throw new ConfigError(missing, `required when ${given.join(', ')} ${given.length > 1 ? 'are' : 'is'} set`);
+  const issuer = url(env, 'OIDC_ISSUER', ['http:', 'https:']) as string;
+  return {
+    issuer: issuer.replace(/\/+$/, ''),
+    clientId: (env.OIDC_CLIENT_ID as string).trim(),
+    clientSecret: (env.OIDC_CLIENT_SECRET as string).trim(),
+    name: env.OIDC_NAME?.trim() ?? '',
+  };
+}
+
+function trustProxy(env: Env): false | number | string {
+  const raw = env.TRUST_PROXY?.trim();
+  if (!raw || /^(0|false|no|off)$/i.test(raw)) return false;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  if (/^(true|yes|on)$/i.test(raw)) {
+    throw new ConfigError('TRUST_PROXY', 'give the hop count or the proxy addresses, not "true" (any client could then forge its address)');
+  }
+  return raw;
+}

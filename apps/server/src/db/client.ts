@@ -1,0 +1,134 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import pg from 'pg';
+import * as schema from './schema/index.ts';
+
+// biome-ignore lint/suspicious/noExplicitAny: both drivers share the PgDatabase surface
+export type Db = PgDatabase<PgQueryResultHKT & any, typeof schema>;
+
+/** Minimal raw SQL surface both drivers provide, for hot paths and migrations. */
+export interface RawSql {
+  query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<{ rows: T[] }>;
+  /** Runs several statements (no parameters), e.g. a migration file. */
+  exec(text: string): Promise<void>;
+  /** Runs fn inside one transaction on one connection. */
+  transaction<T>(fn: (tx: RawSql) => Promise<T>): Promise<T>;
+}
+
+export interface Database {
+  kind: 'pglite' | 'postgres';
+  db: Db;
+  raw: RawSql;
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export async function openDatabase(opts: { url: string | null; dataDir: string }): Promise<Database> {
+  if (opts.url && !opts.url.startsWith('memory:')) return openPostgres(opts.url);
+  const dir = opts.url ? undefined : path.join(opts.dataDir, 'pg');
+  if (dir) fs.mkdirSync(dir, { recursive: true });
+  return openPglite(dir);
+}
+
+async function openPglite(dir: string | undefined): Promise<Database> {
+  const client = dir ? new PGlite(dir) : new PGlite();
+  await client.waitReady;
+  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  const wrap = (c: Pick<PGlite, 'query' | 'exec'>): RawSql => ({
+    async query<T>(text: string, params?: unknown[]) {
+      const r = await c.query<T>(text, params as unknown[]);
+      return { rows: r.rows };
+    },
+    async exec(text: string) {
+      await c.exec(text);
+    },
+    transaction: (fn) => client.transaction((tx) => fn(wrap(tx))),
+  });
+  return {
+    kind: 'pglite',
+    db,
+    raw: wrap(client),
+    async ping() {
+      try {
+        await client.query('select 1');
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    async close() {
+      if (!client.closed) await client.close();
+    },
+  };
+}
+
+async function openPostgres(url: string): Promise<Database> {
+  // int8 (bigint) arrives as string by default; our bigints (µs timestamps, byte counts) fit in 2^53.
+  pg.types.setTypeParser(20, (v) => Number(v));
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  pool.on('error', () => {});
+  const db = drizzlePg(pool, { schema }) as unknown as Db;
+  const wrapClient = (c: pg.PoolClient): RawSql => ({
+    async query<T>(text: string, params?: unknown[]) {
+      const r = await c.query(text, params);
+      return { rows: r.rows as T[] };
+    },
+    async exec(text: string) {
+      await c.query(text);
+    },
+    async transaction(fn) {
+      // nested: savepoint
+      await c.query('savepoint sp');
+      try {
+        const out = await fn(wrapClient(c));
+        await c.query('release savepoint sp');
+        return out;
+      } catch (e) {
+        await c.query('rollback to savepoint sp');
+        throw e;
+      }
+    },
+  });
+  const raw: RawSql = {
+    async query<T>(text: string, params?: unknown[]) {
+      const r = await pool.query(text, params);
+      return { rows: r.rows as T[] };
+    },
+    async exec(text: string) {
+      await pool.query(text);
+    },
+    async transaction(fn) {
+      const c = await pool.connect();
+      try {
+        await c.query('begin');
+        const out = await fn(wrapClient(c));
+        await c.query('commit');
+        return out;
+      } catch (e) {
+        await c.query('rollback').catch(() => {});
+        throw e;
+      } finally {
+        c.release();
+      }
+    },
+  };
+  await pool.query('select 1');
+  return {
+    kind: 'postgres',
+    db,
+    raw,
+    async ping() {
+      try {
+        await pool.query('select 1');
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    close: () => pool.end(),
+  };
+}

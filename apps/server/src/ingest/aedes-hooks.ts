@@ -1,0 +1,127 @@
+import { DEVICE_ID_PATTERN, parseTopic, TOPIC_ROOT } from '@loggerhead/can/protocol/topics.ts';
+import type { Aedes, Client } from 'aedes';
+import type { DeviceDirectory, DeviceIdentity } from './device-directory.ts';
+import { acceptMqtt5, installMqtt5Writes } from './mqtt5-shim.ts';
+import type { UplinkPipeline } from './uplink-pipeline.ts';
+
+/** The MQTT packet cap (1 MiB): a larger packet closes the connection before it is buffered. */
+export const MAX_PACKET_BYTES = 1024 * 1024;
+
+type DeviceClient = Client & { device?: DeviceIdentity; ackChain?: Promise<unknown> };
+
+interface Log {
+  warn: (o: object, m: string) => void;
+  error: (o: object, m: string) => void;
+}
+
+function authError(code: number, message: string) {
+  const e = new Error(message) as Error & { returnCode: number };
+  e.returnCode = code;
+  return e;
+}
+
+/**
+ * Device authentication (ID + things_key), the topic ACL, and ingest with acknowledgement after
+ * commit: aedes writes a QoS 1 PUBACK only after `authorizePublish` calls back, so the uplink is
+ * stored inside it. PUBACKs of one client leave in the order its PUBLISHes came (MQTT-4.6.0-2).
+ */
+export function attachDeviceHooks(aedes: Aedes, deps: { devices: DeviceDirectory; pipeline: UplinkPipeline; log: Log }) {
+  const { devices, pipeline, log } = deps;
+
+  aedes.authenticate = (client, username, password, done) => {
+    const deviceId = username ?? '';
+    const key = password ? Buffer.from(password).toString('utf8') : '';
+    const id = client.id ?? '';
+    if (!DEVICE_ID_PATTERN.test(deviceId) || !(id === deviceId || id.startsWith(`${deviceId}-`))) {
+      return done(authError(4, 'bad username or password'), false);
+    }
+    devices
+      .authenticate(deviceId, key)
+      .then(async (device) => {
+        if (!device) {
+          const known = await devices.identify(deviceId);
+          if (known)
+            await devices.eventThrottled(known, 'auth-failed', 'connection refused: wrong key', {
+              ip: client.conn && (client.conn as { remoteAddress?: string }).remoteAddress,
+            });
+          return done(authError(4, 'bad username or password'), false);
+        }
+        (client as DeviceClient).device = device;
+        done(null, true);
+      })
+      .catch((err) => {
+        log.error({ err, deviceId }, 'device authentication failed');
+        done(authError(3, 'server unavailable'), false);
+      });
+  };
+
+  aedes.authorizeSubscribe = (client, sub, done) => {
+    const d = (client as DeviceClient).device;
+    const prefix = d ? `${TOPIC_ROOT}/${d.deviceId}/down/` : null;
+    if (prefix && (sub.topic === `${prefix}#` || (sub.topic.startsWith(prefix) && !sub.topic.slice(prefix.length).includes('#')))) {
+      return done(null, sub);
+    }
+    done(null, null); // refused: SUBACK 0x80 / 0x87
+  };
+
+  aedes.authorizePublish = (client, packet, done) => {
+    const c = client as DeviceClient | null;
+    const t = parseTopic(packet.topic);
+    // A will published by the broker itself after its client is gone: trust the stored device.
+    const device = c?.device;
+    if (t?.direction !== 'up' || !device || t.deviceId !== device.deviceId) {
+      if (c === null && t?.direction === 'up' && t.kind === 'status') return done(null);
+      return done(new Error(`not authorized to publish to ${packet.topic}`));
+    }
+    const work = pipeline.handle(device, t.kind, packet.topic, packet.payload as Buffer);
+    const prev = c?.ackChain ?? Promise.resolve();
+    const ordered = Promise.all([prev, work]);
+    if (c) c.ackChain = ordered.catch(() => {});
+    ordered.then(
+      () => done(null),
+      (err) => {
+        // Not stored: no PUBACK; the client is disconnected and re-sends after reconnecting.
+        log.error({ err, deviceId: device.deviceId }, 'uplink not stored');
+        done(err instanceof Error ? err : new Error(String(err)));
+      },
+    );
+  };
+
+  aedes.on('clientReady', (client) => {
+    const d = (client as DeviceClient).device;
+    if (d) void devices.setOnline(d, true, { client_id: client.id }).catch(() => {});
+  });
+  aedes.on('clientDisconnect', (client) => {
+    const d = (client as DeviceClient).device;
+    if (d) void devices.setOnline(d, false, { client_id: client.id }).catch(() => {});
+  });
+  aedes.on('clientError', (client, err) => {
+    const d = (client as DeviceClient).device;
+    if (d) void devices.eventThrottled(d, 'error', err.message).catch(() => {});
+  });
+}
+
+/**
+ * Wraps `aedes.handle` so each connection's parser refuses a packet whose declared length is over
+ * the cap as soon as the length is read, instead of buffering it, and accepts MQTT 5.
+ */
+export function cappedHandle(aedes: Aedes, maxBytes = MAX_PACKET_BYTES) {
+  installMqtt5Writes();
+  return (conn: import('node:net').Socket, req?: unknown) => {
+    // biome-ignore lint/suspicious/noExplicitAny: aedes' Client keeps its mqtt-packet parser private
+    const client = (aedes.handle as any)(conn, req) as { _parser: any };
+    const parser = client._parser;
+    acceptMqtt5(parser, conn);
+    const parseLength = parser._parseLength;
+    parser._parseLength = function (this: typeof parser) {
+      const ok = parseLength.call(this);
+      if (ok && this.packet.length > maxBytes)
+        return this._emitError(new Error(`packet of ${this.packet.length} bytes over the ${maxBytes} limit`));
+      return ok;
+    };
+    return client;
+  };
+}
+
+/** Devices that are still marked online from before a restart of the embedded broker are not. */
+export const RESET_ONLINE_SQL = `update things set is_online = false, connection_status = 2 where is_online`;

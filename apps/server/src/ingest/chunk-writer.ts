@@ -1,0 +1,207 @@
+import { EventEmitter } from 'node:events';
+import type { BatchInfo } from '@loggerhead/can/protocol/batch.ts';
+import type { RawSql } from '../db/client.ts';
+import { type BytesCodec, bytesCodec } from './bytes-codec.ts';
+
+export interface Chunk {
+  tenantId: string;
+  thingsId: string;
+  info: BatchInfo;
+  data: Uint8Array;
+}
+
+export interface WriterStats {
+  chunks: number;
+  frames: number;
+  bytes: number;
+  duplicates: number;
+  flushes: number;
+}
+
+const DAY_US = 86_400_000_000;
+export const dayOf = (us: number) => Math.floor(us / DAY_US);
+export const partitionName = (day: number) => `frame_chunks_p${new Date(day * 86_400_000).toISOString().slice(0, 10).replaceAll('-', '')}`;
+
+interface Pending {
+  chunk: Chunk;
+  resolve: () => void;
+  reject: (e: unknown) => void;
+}
+
+/**
+ * Group commit: batches arriving while a transaction runs are written together by the next one,
+ * so one commit acknowledges many device batches. Each `write` resolves only once its chunk (or
+ * an earlier identical one) is committed: the PUBACK waits on it.
+ */
+export class ChunkWriter extends EventEmitter<{ committed: [Chunk[]] }> {
+  private queue: Pending[] = [];
+  private queuedBytes = 0;
+  private running: Promise<void> | null = null;
+  private partitions = new Set<number>();
+  private closed = false;
+  readonly stats: WriterStats = { chunks: 0, frames: 0, bytes: 0, duplicates: 0, flushes: 0 };
+
+  constructor(
+    private readonly raw: RawSql,
+    private readonly opts: { maxRows?: number; maxBytes?: number; codec?: BytesCodec } = {},
+  ) {
+    super();
+    this.codec = opts.codec ?? bytesCodec('postgres');
+  }
+  private readonly codec: BytesCodec;
+
+  /** Bytes waiting for a commit (each device's send window bounds its share). */
+  get backlogBytes() {
+    return this.queuedBytes;
+  }
+
+  write(chunk: Chunk): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('writer closed'));
+    return new Promise<void>((resolve, reject) => {
+      this.queue.push({ chunk, resolve, reject });
+      this.queuedBytes += chunk.data.byteLength;
+      if (!this.running) this.running = this.drain();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    // Let the batches of the same socket read arrive before the first commit.
+    await new Promise((r) => setImmediate(r));
+    try {
+      while (this.queue.length) {
+        const maxRows = this.opts.maxRows ?? 2000;
+        const maxBytes = this.opts.maxBytes ?? 32 * 1024 * 1024;
+        let n = 0;
+        let bytes = 0;
+        while (n < this.queue.length && n < maxRows && (n === 0 || bytes + this.queue[n].chunk.data.byteLength <= maxBytes)) {
+          bytes += this.queue[n].chunk.data.byteLength;
+          n++;
+        }
+        const take = this.queue.splice(0, n);
+        this.queuedBytes -= bytes;
+        try {
+          const inserted = await this.flush(take.map((p) => p.chunk));
+          for (const p of take) p.resolve();
+          if (inserted.length) this.emit('committed', inserted);
+        } catch (e) {
+          for (const p of take) p.reject(e);
+        }
+      }
+    } finally {
+      this.running = null;
+    }
+  }
+
+  async ensurePartitions(days: Iterable<number>): Promise<void> {
+    for (const day of days) {
+      if (this.partitions.has(day)) continue;
+      const name = partitionName(day);
+      try {
+        await this.raw.exec(
+          `create table if not exists ${name} partition of frame_chunks for values from (${day * DAY_US}) to (${(day + 1) * DAY_US});
+           alter table ${name} alter column data set storage external`,
+        );
+      } catch (e) {
+        // Another server copy created it at the same moment.
+        const code = (e as { code?: string }).code;
+        if (code !== '42P07' && code !== '23505') throw e;
+      }
+      this.partitions.add(day);
+    }
+  }
+
+  /** Forget known partitions (after retention dropped some). */
+  forgetPartitions(days: Iterable<number>) {
+    for (const d of days) this.partitions.delete(d);
+  }
+
+  private async flush(chunks: Chunk[]): Promise<Chunk[]> {
+    // The same batch twice in one flush (a quick re-send): keep the first.
+    const seen = new Set<string>();
+    const unique: Chunk[] = [];
+    for (const c of chunks) {
+      const k = `${c.thingsId}/${c.info.timeStart}/${c.info.session}/${c.info.seq}`;
+      if (seen.has(k)) continue;
+      seen.add(k);
+      unique.push(c);
+    }
+    await this.ensurePartitions(new Set(unique.map((c) => dayOf(c.info.timeStart))));
+    const params: unknown[] = [];
+    const rows: string[] = [];
+    for (const c of unique) {
+      const b = params.length;
+      rows.push(
+        `($${b + 1},$${b + 2},$${b + 3},$${b + 4},$${b + 5},$${b + 6},$${b + 7},$${b + 8},$${b + 9}::int[],${this.codec.param(b + 10)})`,
+      );
+      params.push(
+        c.tenantId,
+        c.thingsId,
+        c.info.timeStart,
+        c.info.timeEnd,
+        c.info.session,
+        c.info.seq,
+        c.info.count,
+        c.info.channelMask,
+        `{${c.info.ids.join(',')}}`,
+        this.codec.value(c.data),
+      );
+    }
+    const inserted = await this.raw.transaction(async (tx) => {
+      const { rows: ok } = await tx.query<{
+        things_id: string;
+        time_start: number | string;
+        session: number | string;
+        seq: number | string;
+      }>(
+        `insert into frame_chunks (tenant_id, things_id, time_start, time_end, session, seq, frame_count, channel_mask, ids, data)
+         values ${rows.join(',')}
+         on conflict (things_id, time_start, session, seq) do nothing
+         returning things_id, time_start, session, seq`,
+        params,
+      );
+      const got = new Set(ok.map((r) => `${r.things_id}/${Number(r.time_start)}/${Number(r.session)}/${Number(r.seq)}`));
+      const fresh = unique.filter((c) => got.has(`${c.thingsId}/${c.info.timeStart}/${c.info.session}/${c.info.seq}`));
+      // Capacity per device and day, in the same transaction as the chunks.
+      const usage = new Map<string, { tenantId: string; thingsId: string; day: number; bytes: number; frames: number; chunks: number }>();
+      for (const c of fresh) {
+        const day = dayOf(c.info.timeStart);
+        const k = `${c.thingsId}/${day}`;
+        const u = usage.get(k) ?? { tenantId: c.tenantId, thingsId: c.thingsId, day, bytes: 0, frames: 0, chunks: 0 };
+        u.bytes += c.data.byteLength;
+        u.frames += c.info.count;
+        u.chunks++;
+        usage.set(k, u);
+      }
+      if (usage.size) {
+        const up: unknown[] = [];
+        const vals: string[] = [];
+        for (const u of usage.values()) {
+          const b = up.length;
+          vals.push(`($${b + 1}::uuid,$${b + 2}::uuid,$${b + 3}::date,$${b + 4}::bigint,$${b + 5}::bigint,$${b + 6}::bigint)`);
+          up.push(u.tenantId, u.thingsId, new Date(u.day * 86_400_000).toISOString().slice(0, 10), u.bytes, u.frames, u.chunks);
+        }
+        await tx.query(
+          `insert into storage_usage (tenant_id, things_id, day, bytes, frames, chunks) values ${vals.join(',')}
+           on conflict (things_id, day) do update set bytes = storage_usage.bytes + excluded.bytes,
+             frames = storage_usage.frames + excluded.frames, chunks = storage_usage.chunks + excluded.chunks`,
+          up,
+        );
+      }
+      return fresh;
+    });
+    this.stats.flushes++;
+    this.stats.duplicates += chunks.length - inserted.length;
+    for (const c of inserted) {
+      this.stats.chunks++;
+      this.stats.frames += c.info.count;
+      this.stats.bytes += c.data.byteLength;
+    }
+    return inserted;
+  }
+
+  /** Waits for everything queued to be committed. */
+  async close(): Promise<void> {
+    this.closed = true;
+    while (this.running) await this.running;
+  }
+}

@@ -1,0 +1,148 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { RawSql } from '../db/client.ts';
+
+export interface DeviceIdentity {
+  deviceId: string;
+  thingsId: string;
+  tenantId: string;
+  thingType: number;
+}
+
+interface Entry extends DeviceIdentity {
+  key: string;
+  at: number;
+}
+
+const TTL_MS = 30_000;
+
+export type DeviceEventKind = 'connect' | 'disconnect' | 'error' | 'malformed' | 'status' | 'auth-failed' | 'upload';
+
+/**
+ * Who a device is (by its 20-hex ID) and what happens to it: credentials with a short cache,
+ * online state, the device event log and malformed-uplink counting. Device IDs are unique
+ * platform-wide, so these lookups are by device, not by tenant.
+ */
+export class DeviceDirectory {
+  private cache = new Map<string, Entry | null>();
+  private malformed = new Map<string, { tenantId: string; n: number; reasons: string[] }>();
+  private lastEvent = new Map<string, number>();
+  private timer: NodeJS.Timeout | null = null;
+  /** Malformed messages seen since start, all devices. */
+  malformedTotal = 0;
+  /** Told when a device connects or disconnects (the live hub pushes it to browsers). */
+  onOnlineChange: ((thingsId: string, online: boolean) => void) | null = null;
+
+  constructor(
+    private readonly raw: RawSql,
+    private readonly log: { warn: (o: object, m: string) => void },
+  ) {}
+
+  start() {
+    this.timer = setInterval(() => void this.flushMalformed().catch(() => {}), 1000);
+    this.timer.unref();
+  }
+
+  async stop() {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.flushMalformed().catch(() => {});
+  }
+
+  private async load(deviceId: string): Promise<Entry | null> {
+    const hit = this.cache.get(deviceId);
+    if (hit !== undefined && (hit === null ? false : Date.now() - hit.at < TTL_MS)) return hit;
+    const { rows } = await this.raw.query<{ id: string; tenant_id: string; things_key: string; thing_type: number }>(
+      'select id, tenant_id, things_key, thing_type from things where third_things_id = $1',
+      [deviceId],
+    );
+    const r = rows[0];
+    const e = r ? { deviceId, thingsId: r.id, tenantId: r.tenant_id, key: r.things_key, thingType: r.thing_type, at: Date.now() } : null;
+    if (e) this.cache.set(deviceId, e);
+    else this.cache.delete(deviceId);
+    return e;
+  }
+
+  /** The device when ID and key match, else null (constant-time key comparison). */
+  async authenticate(deviceId: string, key: string): Promise<DeviceIdentity | null> {
+    const e = await this.load(deviceId);
+    if (!e) return null;
+    const a = Buffer.from(e.key);
+    const b = Buffer.from(key);
+    if (a.length !== b.length || !timingSafeEqual(a, b)) return null;
+    return { deviceId: e.deviceId, thingsId: e.thingsId, tenantId: e.tenantId, thingType: e.thingType };
+  }
+
+  async identify(deviceId: string): Promise<DeviceIdentity | null> {
+    const e = await this.load(deviceId);
+    return e ? { deviceId: e.deviceId, thingsId: e.thingsId, tenantId: e.tenantId, thingType: e.thingType } : null;
+  }
+
+  forget(deviceId: string) {
+    this.cache.delete(deviceId);
+  }
+
+  async event(
+    d: Pick<DeviceIdentity, 'tenantId' | 'thingsId'>,
+    kind: DeviceEventKind,
+    message: string,
+    detail: Record<string, unknown> | null = null,
+  ) {
+    await this.raw.query('insert into device_events (tenant_id, things_id, kind, message, detail) values ($1,$2,$3,$4,$5::jsonb)', [
+      d.tenantId,
+      d.thingsId,
+      kind,
+      message,
+      detail === null ? null : JSON.stringify(detail),
+    ]);
+  }
+
+  /** Events at most once a minute per device and kind, so a noisy device cannot flood the log. */
+  async eventThrottled(d: DeviceIdentity, kind: DeviceEventKind, message: string, detail: Record<string, unknown> | null = null) {
+    const k = `${d.thingsId}/${kind}`;
+    const now = Date.now();
+    if ((this.lastEvent.get(k) ?? 0) > now - 60_000) return;
+    this.lastEvent.set(k, now);
+    await this.event(d, kind, message, detail);
+  }
+
+  async setOnline(d: DeviceIdentity, online: boolean, detail: Record<string, unknown>) {
+    this.onOnlineChange?.(d.thingsId, online);
+    await this.raw.query(`update things set is_online = $2, connection_status = $3, last_seen_at = now() where id = $1`, [
+      d.thingsId,
+      online,
+      online ? 1 : 2,
+    ]);
+    await this.event(d, online ? 'connect' : 'disconnect', online ? 'connected' : 'disconnected', detail);
+  }
+
+  /**
+   * A malformed uplink: counted, logged once (per device, then once a minute) and dropped.
+   * Counts reach the database in the next second, one update per device.
+   */
+  malformedUplink(d: DeviceIdentity, topic: string, reason: string) {
+    this.malformedTotal++;
+    const m = this.malformed.get(d.thingsId) ?? { tenantId: d.tenantId, n: 0, reasons: [] };
+    if (m.n === 0 && !this.lastEvent.has(`${d.thingsId}/malformed`))
+      this.log.warn({ deviceId: d.deviceId, topic, reason }, 'malformed uplink dropped');
+    m.n++;
+    if (m.reasons.length < 3) m.reasons.push(`${topic.split('/').slice(3).join('/')}: ${reason}`);
+    this.malformed.set(d.thingsId, m);
+  }
+
+  private async flushMalformed() {
+    const batch = [...this.malformed.entries()];
+    this.malformed.clear();
+    for (const [thingsId, m] of batch) {
+      await this.raw.query('update things set malformed_count = malformed_count + $2 where id = $1', [thingsId, m.n]);
+      await this.eventThrottled(
+        { thingsId, tenantId: m.tenantId, deviceId: '', thingType: 0 },
+        'malformed',
+        `${m.n} malformed uplink(s) dropped`,
+        {
+          count: m.n,
+          reasons: m.reasons,
+        },
+      );
+    }
+  }
+}

@@ -1,0 +1,117 @@
+import { createHash } from 'node:crypto';
+import os from 'node:os';
+import { SERVER_FILTER, SERVER_SHARED_FILTER } from '@loggerhead/can/protocol/topics.ts';
+import { Aedes } from 'aedes';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/client.ts';
+import { LiveHub } from '../live/live-hub.ts';
+import { attachDeviceHooks, cappedHandle, RESET_ONLINE_SQL } from './aedes-hooks.ts';
+import { type Broker, embeddedBroker, externalBroker } from './broker.ts';
+import { bytesCodec } from './bytes-codec.ts';
+import { ChunkWriter } from './chunk-writer.ts';
+import { DeviceDirectory } from './device-directory.ts';
+import { DatabasePersistence } from './mqtt-persistence.ts';
+import { UplinkPipeline } from './uplink-pipeline.ts';
+
+export interface Ingest {
+  broker: Broker;
+  writer: ChunkWriter;
+  devices: DeviceDirectory;
+  pipeline: UplinkPipeline;
+  live: LiveHub;
+  /** A device's credentials changed or it was deleted: forget it and close its connection. */
+  forgetDevice(deviceId: string): void;
+}
+
+interface Log {
+  info: (o: object | string, m?: string) => void;
+  warn: (o: object, m: string) => void;
+  error: (o: object, m: string) => void;
+}
+
+/** Wires broker → pipeline → chunk writer → live hub. */
+export async function createIngest(opts: { config: Config; database: Database; log: Log }): Promise<Ingest> {
+  const { config, database, log } = opts;
+  const raw = database.raw;
+  const writer = new ChunkWriter(raw, { codec: bytesCodec(database.kind) });
+  const devices = new DeviceDirectory(raw, log);
+  const pipeline = new UplinkPipeline(raw, writer, devices);
+  const live = new LiveHub();
+  devices.onOnlineChange = (thingsId, online) => live.publishStatus(thingsId, online);
+  writer.on('committed', (chunks) => {
+    for (const c of chunks) live.publishChunk(c.thingsId, c.data);
+  });
+
+  const starting = async () => {
+    devices.start();
+    live.start();
+  };
+  const closing = async () => {
+    await writer.close();
+    await devices.stop();
+    live.stop();
+  };
+
+  let broker: Broker;
+  if (config.mqttUrl) {
+    // Copies of one deployment share a database, so they share the subscription group; servers of
+    // other deployments on the same broker (or parallel test runs) do not take their messages.
+    const deployment = createHash('sha256')
+      .update(config.databaseUrl ?? config.dataDir)
+      .digest('hex')
+      .slice(0, 8);
+    broker = externalBroker({
+      url: config.mqttUrl,
+      // Stable per host and port, so a restarted copy resumes its persistent session.
+      clientId: `lh-${deployment}-${os.hostname()}-${config.port}`,
+      filters: {
+        shared: SERVER_SHARED_FILTER.replace('$share/loggerhead/', `$share/loggerhead-${deployment}/`),
+        plain: SERVER_FILTER,
+      },
+      connections: 4,
+      onMessage: (topic, payload) => pipeline.handleTopic(topic, payload),
+      onError: (err, topic) => log.error({ err, topic }, 'uplink not stored'),
+      onClose: closing,
+    });
+    await starting();
+  } else {
+    const aedes = await Aedes.createBroker({
+      persistence: new DatabasePersistence(raw),
+      maxClientsIdLength: 64,
+      // Topic-level limits: our topics have 5 levels; nothing legitimate needs more than 8.
+      maxTopicLevels: 8,
+      // A client that does not read its socket for 10 s is disconnected instead of holding others up.
+      drainTimeout: 10_000,
+      connectTimeout: 10_000,
+      concurrency: 1000,
+      queueLimit: 100,
+    });
+    attachDeviceHooks(aedes, { devices, pipeline, log });
+    broker = embeddedBroker({
+      port: config.mqttPort,
+      host: config.host,
+      aedes,
+      handle: cappedHandle(aedes),
+      onStart: async () => {
+        await raw.query(RESET_ONLINE_SQL);
+        await starting();
+      },
+      onClose: closing,
+    });
+  }
+
+  return {
+    broker,
+    writer,
+    devices,
+    pipeline,
+    live,
+    forgetDevice(deviceId) {
+      devices.forget(deviceId);
+      const aedes = broker.aedes;
+      if (!aedes) return;
+      const clients = (aedes as unknown as { clients: Record<string, { close(): void; device?: { deviceId: string } }> }).clients;
+      for (const c of Object.values(clients)) if (c.device?.deviceId === deviceId) c.close();
+    },
+  };
+}

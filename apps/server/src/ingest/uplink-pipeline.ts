@@ -1,0 +1,140 @@
+import { checkBatch } from '@loggerhead/can/protocol/batch.ts';
+import {
+  type CommandResponse,
+  type GpsFix,
+  parseGps,
+  parseResponse,
+  parseStatus,
+  parseTelemetry,
+} from '@loggerhead/can/protocol/messages.ts';
+import { isUplink, parseTopic } from '@loggerhead/can/protocol/topics.ts';
+import type { RawSql } from '../db/client.ts';
+import type { ChunkWriter } from './chunk-writer.ts';
+import type { DeviceDirectory, DeviceIdentity } from './device-directory.ts';
+
+export type ResponseHandler = (device: DeviceIdentity, resp: CommandResponse) => void | Promise<void>;
+export type GpsHandler = (device: DeviceIdentity, fixes: GpsFix[]) => void | Promise<void>;
+export type TelemetryHandler = (device: DeviceIdentity, values: Record<string, unknown>) => void | Promise<void>;
+
+export type UplinkResult = 'stored' | 'malformed' | 'ignored';
+
+/**
+ * What happens to each uplink, whichever broker carried it. The returned promise settles when the
+ * message may be acknowledged: for frames, after the chunk is committed. A malformed message
+ * resolves as 'malformed' (acknowledged and dropped); only a storage failure rejects.
+ */
+export class UplinkPipeline {
+  private responseHandlers: ResponseHandler[] = [];
+  private telemetryHandlers: TelemetryHandler[] = [];
+  private gpsHandlers: GpsHandler[] = [];
+
+  constructor(
+    private readonly raw: RawSql,
+    private readonly writer: ChunkWriter,
+    readonly devices: DeviceDirectory,
+  ) {}
+
+  /** Command responses go to the commands feature (a later issue) through here. */
+  onResponse(h: ResponseHandler) {
+    this.responseHandlers.push(h);
+  }
+
+  /** Fixes after they are stored (fences, tracks). */
+  onGps(h: GpsHandler) {
+    this.gpsHandlers.push(h);
+  }
+
+  onTelemetry(h: TelemetryHandler) {
+    this.telemetryHandlers.push(h);
+  }
+
+  /** An uplink from an external broker: the topic names the device. */
+  async handleTopic(topic: string, payload: Uint8Array): Promise<UplinkResult> {
+    const t = parseTopic(topic);
+    if (t?.direction !== 'up') return 'ignored';
+    const d = await this.devices.identify(t.deviceId);
+    if (!d) return 'ignored';
+    return this.handle(d, t.kind, topic, payload);
+  }
+
+  async handle(d: DeviceIdentity, kind: string, topic: string, payload: Uint8Array): Promise<UplinkResult> {
+    if (!isUplink(kind)) {
+      this.devices.malformedUplink(d, topic, 'unknown uplink topic');
+      return 'malformed';
+    }
+    switch (kind) {
+      case 'frames': {
+        const info = checkBatch(payload);
+        if (typeof info === 'string') {
+          this.devices.malformedUplink(d, topic, info);
+          return 'malformed';
+        }
+        // Copy: the MQTT buffer may be a view into a larger socket buffer.
+        await this.writer.write({ tenantId: d.tenantId, thingsId: d.thingsId, info, data: Uint8Array.prototype.slice.call(payload) });
+        return 'stored';
+      }
+      case 'status': {
+        const s = parseStatus(payload);
+        if (typeof s === 'string') {
+          this.devices.malformedUplink(d, topic, s);
+          return 'malformed';
+        }
+        await this.raw.query(
+          `update things set is_online = $2, connection_status = $3, last_seen_at = now(),
+                  firmware = coalesce($4, firmware), sd_card_status = coalesce($5, sd_card_status),
+                  channel_enable = coalesce($6, channel_enable), server = coalesce($7, server)
+            where id = $1`,
+          [d.thingsId, s.online, s.online ? 1 : 2, s.firmware ?? null, s.sd?.state ?? null, s.channel_enable ?? null, s.server ?? null],
+        );
+        return 'stored';
+      }
+      case 'gps': {
+        const fixes = parseGps(payload);
+        if (typeof fixes === 'string') {
+          this.devices.malformedUplink(d, topic, fixes);
+          return 'malformed';
+        }
+        const params: unknown[] = [];
+        const rows = fixes.map((f) => {
+          const b = params.length;
+          params.push(
+            d.tenantId,
+            d.thingsId,
+            Math.round(f.ts),
+            f.lat,
+            f.lon,
+            f.alt ?? null,
+            f.speed ?? null,
+            f.heading ?? null,
+            f.sats ?? null,
+          );
+          return `(${Array.from({ length: 9 }, (_, i) => `$${b + i + 1}`).join(',')})`;
+        });
+        await this.raw.query(
+          `insert into gps_fixes (tenant_id, things_id, ts, lat, lon, alt, speed, heading, sats) values ${rows.join(',')}`,
+          params,
+        );
+        for (const h of this.gpsHandlers) await h(d, fixes);
+        return 'stored';
+      }
+      case 'resp': {
+        const r = parseResponse(payload);
+        if (typeof r === 'string') {
+          this.devices.malformedUplink(d, topic, r);
+          return 'malformed';
+        }
+        for (const h of this.responseHandlers) await h(d, r);
+        return 'stored';
+      }
+      case 'telemetry': {
+        const m = parseTelemetry(payload);
+        if (typeof m === 'string') {
+          this.devices.malformedUplink(d, topic, m);
+          return 'malformed';
+        }
+        for (const h of this.telemetryHandlers) await h(d, m);
+        return 'stored';
+      }
+    }
+  }
+}

@@ -1,0 +1,55 @@
+import { type PermissionDef, permissionDef } from '@loggerhead/contract';
+import { ApiError, forbidden } from './errors.ts';
+
+/** The caller, passed first to every service function (CONVENTIONS §4). */
+export interface Auth {
+  userId: string;
+  tenantId: string;
+  username: string;
+  sessionId: string;
+  isManager: boolean;
+  systemManager: boolean;
+  /** Keys granted to a sub-user; null for managers (all tenant keys). */
+  grants: ReadonlySet<string> | null;
+  /** Read-only session (the experience account): every write is refused. */
+  readOnly: boolean;
+}
+
+/** Throws 403 http.403 unless `auth` may call an API guarded by `key`. */
+export function assertPermission(auth: Auth, key: string): void {
+  const def: PermissionDef | undefined = permissionDef(key);
+  if (!def) throw new Error(`unknown permission key ${key}`);
+  if (def.scope === 'system') {
+    if (!auth.systemManager) throw forbidden();
+    return;
+  }
+  if (auth.readOnly && !isReadAction(key)) throw forbidden('The experience account is read-only');
+  if (def.scope === 'manager') {
+    if (!auth.isManager) throw forbidden();
+    return;
+  }
+  if (auth.isManager || auth.systemManager) return;
+  if (!auth.grants?.has(key)) throw forbidden();
+}
+
+const READ_ACTIONS = new Set([
+  'query',
+  'queryone',
+  'page',
+  'get',
+  'export',
+  'download',
+  'history-aggregation',
+  'signal-period',
+  'get-desc',
+]);
+
+export function isReadAction(key: string): boolean {
+  const action = key.split(':')[2] ?? '';
+  return READ_ACTIONS.has(action);
+}
+
+export function requireAuth(auth: Auth | null): Auth {
+  if (!auth) throw new ApiError(401);
+  return auth;
+}

@@ -1,0 +1,25 @@
+import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Auth } from './auth.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** No token needed. */
+    public?: boolean;
+    /** Permission key (`module:resource:action`) checked before the handler. */
+    permission?: string;
+    /** Not recorded in the operation log even though it changes state (e.g. login). */
+    noOpLog?: boolean;
+  }
+  interface FastifyRequest {
+    auth: Auth | null;
+  }
+}
+
+export type App = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  ZodTypeProvider
+>;

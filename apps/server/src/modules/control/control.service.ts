@@ -1,0 +1,223 @@
+import { CODE_RE, LOGIN_NAME_RE, type LoginRequest, type LoginResponse } from '@loggerhead/contract';
+import type { Auth } from '../../lib/auth.ts';
+import { ApiError, notFound } from '../../lib/errors.ts';
+import { verifyPassword } from '../../lib/passwords.ts';
+import type { ControlRepository, SessionUser } from './control.repository.ts';
+import type { TokenSigner } from './tokens.ts';
+
+export const LOCK_AFTER_FAILURES = 5;
+/** bcrypt (cost 10) of a random string nobody knows. */
+const UNKNOWN_USER_HASH = '$2b$10$CwTycUXWue0Thq9StjUM0uJ8.Gb6mP0QZ0p6uJ1rqhAqR0b7uQm6e';
+export const LOCK_MINUTES = 15;
+
+/** Checks (and uses up) a login code sent to a mobile; supplied by the accounts module. */
+export type LoginCodeVerifier = (mobile: string, code: string) => Promise<boolean>;
+
+/** Grants of a sub-user, loaded per request; supplied by the accounts module. */
+export type GrantsLoader = (userId: string) => Promise<ReadonlySet<string>>;
+
+export interface ControlDeps {
+  repo: ControlRepository;
+  signer: TokenSigner;
+  sessionTtl: number;
+  loadGrants: GrantsLoader;
+  now?: () => Date;
+  /** How long a resolved session is reused without asking the database (ms; 0 = never). */
+  sessionCacheMs?: number;
+}
+
+/** Default reuse time of a resolved session: short, so a change made by another server copy shows soon. */
+export const SESSION_CACHE_MS = 5_000;
+/** Bound of the session cache; past it, it starts over. */
+const SESSION_CACHE_MAX = 10_000;
+
+/** What the session cache forgets: one session, a user's sessions, a tenant's, or everything. */
+export type SessionScope = { sessionId: string } | { userId: string; exceptSessionId?: string } | { tenantId: string } | 'all';
+
+interface CachedAuth {
+  auth: Auth;
+  /** The session's own expiry (ms). */
+  expiresAt: number;
+  /** Reuse until (ms). */
+  until: number;
+}
+
+export function controlService(deps: ControlDeps) {
+  const now = deps.now ?? (() => new Date());
+  let codeVerifier: LoginCodeVerifier | null = null;
+  // Bearer token -> resolved caller. Each API call resolves its token; on PGlite that lookup
+  // costs ~11 ms of CPU, so a resolved session is reused for a few seconds. Whatever ends or
+  // narrows a session in this process (logout, revocation, permission or status change)
+  // removes its entries at once (forgetSessions).
+  const cache = new Map<string, CachedAuth>();
+  const cacheMs = deps.sessionCacheMs ?? SESSION_CACHE_MS;
+
+  function matches(a: Auth, scope: SessionScope): boolean {
+    if (scope === 'all') return true;
+    if ('sessionId' in scope) return a.sessionId === scope.sessionId;
+    if ('userId' in scope) return a.userId === scope.userId && a.sessionId !== scope.exceptSessionId;
+    return a.tenantId === scope.tenantId;
+  }
+
+  function forgetSessions(scope: SessionScope): void {
+    if (scope === 'all') {
+      cache.clear();
+      return;
+    }
+    for (const [token, c] of cache) if (matches(c.auth, scope)) cache.delete(token);
+  }
+
+  async function resolve(token: string): Promise<{ auth: Auth; expiresAt: number } | null> {
+    const claims = await deps.signer.verify(token);
+    if (!claims) return null;
+    const s = await deps.repo.loadSession(claims.sid);
+    if (!s || s.session.revokedAt || s.session.expiresAt <= now() || s.user.id !== claims.sub) return null;
+    if (s.user.status !== 1 || s.tenant.status !== 1) return null;
+    const manager = s.user.isManager || s.user.systemManager;
+    const auth: Auth = {
+      userId: s.user.id,
+      tenantId: s.user.tenantId,
+      username: s.user.username,
+      sessionId: s.session.id,
+      isManager: s.user.isManager,
+      systemManager: s.user.systemManager,
+      grants: manager ? null : await deps.loadGrants(s.user.id),
+      readOnly: s.tenant.isDemo,
+    };
+    return { auth: Object.freeze(auth), expiresAt: s.session.expiresAt.getTime() };
+  }
+
+  function assertTenantOpen(tenant: SessionUser['tenant'], user: SessionUser['user']) {
+    if (tenant.status === 0) throw new ApiError(403, 'iot-tenant.10016');
+    if (tenant.status !== 1 || user.status !== 1) throw new ApiError(403, 'http.403', 'This account is disabled');
+  }
+
+  async function issue(user: SessionUser['user'], ip: string, userAgent: string | null): Promise<LoginResponse> {
+    const expiresAt = new Date(now().getTime() + deps.sessionTtl * 1000);
+    const session = await deps.repo.createSession({ userId: user.id, tenantId: user.tenantId, expiresAt, ip, userAgent });
+    const claims = { sid: session.id, sub: user.id, tid: user.tenantId };
+    return {
+      token: await deps.signer.sign(claims, 'console', expiresAt),
+      ujwt: await deps.signer.sign(claims, 'ujwt', expiresAt),
+      session_id: session.id,
+      expires_at: expiresAt.getTime(),
+    };
+  }
+
+  return {
+    issue,
+
+    /** The accounts module plugs in the code check used by code login (type 2). */
+    useCodeVerifier(fn: LoginCodeVerifier) {
+      codeVerifier = fn;
+    },
+
+    /**
+     * Password login (type 1). Wrong name and wrong password answer alike.
+     * `managerOnly`: the tenant-manager session call (spec §4) never opens a sub-user session.
+     */
+    async loginWithPassword(req: LoginRequest, ip: string, userAgent: string | null, managerOnly = false): Promise<LoginResponse> {
+      if (!req.username) throw new ApiError(400, '001', undefined, { field: 'username' });
+      if (!req.password) throw new ApiError(400, '022', undefined, { field: 'password' });
+      const login = req.username.trim();
+      if (!LOGIN_NAME_RE.test(login)) throw new ApiError(400, '003', undefined, { field: 'username' });
+      const candidates = await deps.repo.findForLogin(login);
+      // An unknown name costs the same bcrypt work as a known one: the answer time tells nothing.
+      if (candidates.length === 0) await verifyPassword(req.password, UNKNOWN_USER_HASH);
+      for (const { user, tenant } of candidates) {
+        if (managerOnly && user.parentUserId) continue;
+        if (user.lockedUntil && user.lockedUntil > now()) {
+          const seconds = Math.ceil((user.lockedUntil.getTime() - now().getTime()) / 1000);
+          throw new ApiError(423, 'auth.locked', undefined, { details: { seconds } });
+        }
+        if (!(await verifyPassword(req.password, user.passwordHash))) {
+          const failures = user.failedLogins + 1;
+          const lock = failures >= LOCK_AFTER_FAILURES ? new Date(now().getTime() + LOCK_MINUTES * 60_000) : null;
+          await deps.repo.recordFailure(user.id, lock);
+          continue;
+        }
+        assertTenantOpen(tenant, user);
+        await deps.repo.recordSuccess(user.id, ip);
+        return issue(user, ip, userAgent);
+      }
+      throw new ApiError(401, 'auth.bad-credentials');
+    },
+
+    /**
+     * Code login (type 2): username is the main account's mobile, password the SMS
+     * code (purpose login). The code is checked first, so only whoever received it
+     * learns whether the number has an account.
+     */
+    async loginWithCode(req: LoginRequest, ip: string, userAgent: string | null): Promise<LoginResponse> {
+      const mobile = req.username?.trim();
+      if (!mobile) throw new ApiError(400, '002', undefined, { field: 'username' });
+      if (!CODE_RE.test(req.password ?? '')) throw new ApiError(400, '014', undefined, { field: 'password' });
+      if (!codeVerifier || !(await codeVerifier(mobile, req.password))) throw new ApiError(401, 'auth.bad-code');
+      const found = (await deps.repo.findForLogin(mobile)).find((c) => c.user.mobile === mobile && !c.user.parentUserId);
+      if (!found) throw new ApiError(401, 'auth.phone-not-registered');
+      assertTenantOpen(found.tenant, found.user);
+      await deps.repo.recordSuccess(found.user.id, ip);
+      return issue(found.user, ip, userAgent);
+    },
+
+    /**
+     * Opens a session for an account a third-party login resolved to (the caller has
+     * checked that account and its tenant are open). Null when the user is gone.
+     */
+    async loginLinked(userId: string, ip: string, userAgent: string | null): Promise<LoginResponse | null> {
+      const user = await deps.repo.findUser(userId);
+      if (!user) return null;
+      await deps.repo.recordSuccess(user.id, ip);
+      return issue(user, ip, userAgent);
+    },
+
+    /** The read-only experience account (spec §2 login page button). */
+    async loginExperience(ip: string, userAgent: string | null): Promise<LoginResponse> {
+      const demo = await deps.repo.findDemoManager();
+      if (!demo) throw notFound('The experience account is not enabled');
+      return issue(demo, ip, userAgent);
+    },
+
+    /** Password re-confirmation (spec §2 dialog); wrong tries count toward the lock-out. */
+    async reauth(auth: Auth, password: string): Promise<void> {
+      const s = await deps.repo.loadSession(auth.sessionId);
+      if (!s) throw new ApiError(401);
+      const user = s.user;
+      if (user.lockedUntil && user.lockedUntil > now()) {
+        const seconds = Math.ceil((user.lockedUntil.getTime() - now().getTime()) / 1000);
+        throw new ApiError(423, 'auth.locked', undefined, { details: { seconds } });
+      }
+      if (!(await verifyPassword(password, user.passwordHash))) {
+        const lock = user.failedLogins + 1 >= LOCK_AFTER_FAILURES ? new Date(now().getTime() + LOCK_MINUTES * 60_000) : null;
+        await deps.repo.recordFailure(user.id, lock);
+        throw new ApiError(400, 'auth.password-error', undefined, { field: 'password' });
+      }
+      await deps.repo.recordSuccess(user.id, user.lastLoginIp ?? '');
+    },
+
+    /** Resolves a bearer token to the caller, or null when absent/invalid/revoked/expired. */
+    async authenticate(token: string): Promise<Auth | null> {
+      const t = now().getTime();
+      const hit = cache.get(token);
+      if (hit && hit.until > t && hit.expiresAt > t) return hit.auth;
+      if (hit) cache.delete(token);
+      const found = await resolve(token);
+      if (!found) return null;
+      if (cacheMs > 0) {
+        if (cache.size >= SESSION_CACHE_MAX) cache.clear();
+        cache.set(token, { ...found, until: t + cacheMs });
+      }
+      return found.auth;
+    },
+
+    /** Drops cached sessions so the next call of theirs is checked against the database. */
+    forgetSessions,
+
+    async logout(auth: Auth, sessionId: string): Promise<void> {
+      const ok = await deps.repo.revokeSession(sessionId, auth.userId);
+      forgetSessions({ sessionId });
+      if (!ok) throw notFound('Session not found');
+    },
+  };
+}
+export type ControlService = ReturnType<typeof controlService>;

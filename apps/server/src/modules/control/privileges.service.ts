@@ -1,0 +1,32 @@
+import { MENU_KEYS, PERMISSIONS, type Privileges } from '@loggerhead/contract';
+import type { RawSql } from '../../db/client.ts';
+import { type Auth, isReadAction } from '../../lib/auth.ts';
+
+/**
+ * Spec §3 tenant permission info. A sub-user gets its granted keys and bound
+ * menus; a manager every key it holds (the console drops the map for managers,
+ * spec §4) and every menu. The experience account only holds read keys.
+ */
+export async function privilegesOf(raw: RawSql, auth: Auth): Promise<Privileges> {
+  let keys: string[];
+  let menus: string[];
+  if (auth.isManager || auth.systemManager) {
+    keys = PERMISSIONS.filter((p) => p.scope !== 'system' || auth.systemManager).map((p) => p.key);
+    menus = [...MENU_KEYS];
+  } else {
+    const granted = auth.grants ?? new Set<string>();
+    keys = PERMISSIONS.filter((p) => (p.scope !== 'system' && p.scope !== 'manager' ? granted.has(p.key) : false)).map((p) => p.key);
+    const { rows } = await raw.query<{ menu: string }>(
+      'select m.menu from user_menus m join users u on u.id = m.user_id where m.user_id = $1 and u.tenant_id = $2 order by m.menu',
+      [auth.userId, auth.tenantId],
+    );
+    menus = rows.map((r) => r.menu);
+  }
+  if (auth.readOnly) keys = keys.filter(isReadAction);
+  return {
+    tenant_manager: auth.isManager,
+    system_manager: auth.systemManager,
+    apis: keys.map((name) => ({ name })),
+    menus,
+  };
+}

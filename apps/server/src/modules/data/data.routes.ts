@@ -1,0 +1,134 @@
+import path from 'node:path';
+import {
+  DownloadCreateSchema,
+  DownloadProgressSchema,
+  ErrorResponseSchema,
+  FramesPageSchema,
+  FramesQuerySchema,
+  UploadResultSchema,
+} from '@loggerhead/contract';
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { AppContext, LoggerheadApp } from '../../app.ts';
+import { LocalFileStore } from '../../files/file-store.ts';
+import { bytesCodec } from '../../ingest/bytes-codec.ts';
+import { requireAuth } from '../../lib/auth.ts';
+import { badRequest } from '../../lib/errors.ts';
+import { liveRoutes } from '../../live/live.routes.ts';
+import { inTenant } from '../things/things.access.ts';
+import { downloadsService } from './downloads.service.ts';
+import { framesService } from './frames.service.ts';
+import { quickDeleteRoutes } from './quick-delete.routes.ts';
+import { sweepRetention } from './retention.job.ts';
+import { uploadsService } from './uploads.service.ts';
+
+const TenantThing = z.object({ tenant_id: z.string(), things_id: z.string() });
+const TenantThingId = TenantThing.extend({ id: z.string() });
+const errors = { 400: ErrorResponseSchema, 403: ErrorResponseSchema, 404: ErrorResponseSchema, 409: ErrorResponseSchema };
+const tags = ['data'];
+const base = '/v1/data-mgmt/tenants/:tenant_id/things/:things_id';
+const auth = (req: { auth: FastifyRequest['auth']; params: { tenant_id: string } }) =>
+  inTenant(requireAuth(req.auth), req.params.tenant_id);
+
+/** Raw frame history, exports, log uploads (spec §7 data service), the live WebSocket and retention. */
+export function dataRoutes(app: LoggerheadApp, ctx: AppContext) {
+  const raw = ctx.database.raw;
+  const codec = bytesCodec(ctx.database.kind);
+  const frames = framesService(raw, codec);
+  const files = new LocalFileStore(path.join(ctx.config.dataDir, 'files'));
+  const downloads = downloadsService(raw, files, app.log, codec);
+  const uploads = uploadsService(raw, ctx.ingest.writer, ctx.ingest.devices);
+
+  app.get(
+    `${base}/frames`,
+    {
+      config: { permission: 'data-mgmt:things-data:query' },
+      schema: { tags, params: TenantThing, querystring: FramesQuerySchema, response: { 200: FramesPageSchema, ...errors } },
+    },
+    (req) => frames.page(auth(req), req.params.things_id, req.query),
+  );
+
+  app.post(
+    `${base}/downloads`,
+    {
+      config: { permission: 'data-mgmt:things-data:download' },
+      schema: { tags, params: TenantThing, body: DownloadCreateSchema, response: { 200: z.object({ id: z.string() }), ...errors } },
+    },
+    (req) => downloads.create(auth(req), req.params.things_id, req.body),
+  );
+  app.get(
+    `${base}/downloads/:id`,
+    {
+      config: { permission: 'data-mgmt:things-data:download' },
+      schema: { tags, params: TenantThingId, response: { 200: DownloadProgressSchema, ...errors } },
+    },
+    (req) => downloads.get(auth(req), req.params.things_id, req.params.id),
+  );
+  app.get(
+    `${base}/downloads/:id/file`,
+    { config: { permission: 'data-mgmt:things-data:download' }, schema: { tags, params: TenantThingId } },
+    async (req, reply) => {
+      const f = await downloads.file(auth(req), req.params.things_id, req.params.id);
+      return reply
+        .header('content-type', 'application/octet-stream')
+        .header('content-length', f.size)
+        .header('content-disposition', `attachment; filename="${f.name.replace(/[^\w.-]/g, '_')}"`)
+        .send(f.stream);
+    },
+  );
+  app.delete(
+    `${base}/downloads/:id`,
+    { config: { permission: 'data-mgmt:things-data:download' }, schema: { tags, params: TenantThingId } },
+    async (req, reply) => {
+      await downloads.cancel(auth(req), req.params.things_id, req.params.id);
+      return reply.code(204).send();
+    },
+  );
+
+  app.post(
+    `${base}/uploads`,
+    {
+      config: { permission: 'data-mgmt:things-data:import' },
+      schema: {
+        tags,
+        params: TenantThing,
+        querystring: z.object({ start_time: z.coerce.number().int().min(0).optional() }),
+        response: { 200: UploadResultSchema, ...errors },
+      },
+    },
+    async (req) => {
+      const a = auth(req);
+      if (!req.isMultipart()) throw badRequest('http.400', 'Send the log as a multipart file');
+      const file = await req.file();
+      if (!file) throw badRequest('http.400', 'No file');
+      const bytes = await file.toBuffer(); // bounded by MAX_UPLOAD_MB (413 beyond)
+      return uploads.upload(a, req.params.things_id, { name: file.filename, bytes }, req.query.start_time);
+    },
+  );
+
+  liveRoutes(app, ctx);
+  quickDeleteRoutes(app, ctx);
+
+  // Retention by each tenant's package days, every hour (whole partitions past the longest).
+  let timer: NodeJS.Timeout | null = null;
+  const sweep = () =>
+    sweepRetention({
+      raw,
+      writer: ctx.ingest.writer,
+      signals: ctx.signals,
+      files: { dataDir: ctx.config.dataDir, usage: ctx.usage },
+    }).catch((err) => app.log.error({ err }, 'retention sweep failed'));
+  // The first sweep waits a few minutes: retention is never urgent, and a start stays quick.
+  let first: NodeJS.Timeout | null = null;
+  app.addHook('onReady', async () => {
+    first = setTimeout(() => void sweep(), 5 * 60_000);
+    first.unref();
+    timer = setInterval(sweep, 3600_000);
+    timer.unref();
+  });
+  app.addHook('onClose', async () => {
+    if (first) clearTimeout(first);
+    if (timer) clearInterval(timer);
+    await downloads.idle();
+  });
+}

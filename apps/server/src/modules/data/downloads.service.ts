@@ -1,0 +1,189 @@
+import type { CanFrame } from '@loggerhead/can';
+import { writeLog } from '@loggerhead/can/logs/index.ts';
+import { forEachFrame, toFrame } from '@loggerhead/can/protocol/batch.ts';
+import { type DownloadCreate, type DownloadProgress, DownloadStatus } from '@loggerhead/contract';
+import type { RawSql } from '../../db/client.ts';
+import type { LocalFileStore } from '../../files/file-store.ts';
+import type { BytesCodec } from '../../ingest/bytes-codec.ts';
+import type { Auth } from '../../lib/auth.ts';
+import { ApiError, badRequest, notFound } from '../../lib/errors.ts';
+import { hex } from '../../live/live-hub.ts';
+import { requireDevice } from '../things/things.access.ts';
+import { type DownloadRow, downloadsRepository } from './downloads.repository.ts';
+import { framesRepository } from './frames.repository.ts';
+import { rangeOf } from './frames.service.ts';
+
+/** One export holds at most this many frames (ASC and BLF are built in memory). */
+export const MAX_EXPORT_FRAMES = 20_000_000;
+const EXT = { candump: 'log', asc: 'asc', blf: 'blf', csv: 'csv' } as const;
+/** candump and CSV are written in pieces of this many frames. */
+const PIECE = 200_000;
+
+const CSV_HEADER = 'ts_us,time,channel,id,ext,fd,brs,esi,rtr,err,dir,dlc,data\n';
+function csvLines(frames: CanFrame[]): string {
+  let s = '';
+  for (const f of frames) {
+    s += `${f.ts},${new Date(Math.floor(f.ts / 1000)).toISOString()},${f.channel},${f.id.toString(16).toUpperCase()},${+f.ext},${+f.fd},${+f.brs},${+f.esi},${+f.rtr},${+f.err},${f.tx ? 'Tx' : 'Rx'},${f.rtr ? (f.dlc ?? 0) : f.data.length},${hex(f.data)}\n`;
+  }
+  return s;
+}
+
+export function toProgress(r: DownloadRow): DownloadProgress {
+  return {
+    id: r.id,
+    status: r.status,
+    process_rate: r.process_rate,
+    data_count: Number(r.data_count),
+    output_count: Number(r.output_count),
+    data_bytes: Number(r.data_bytes),
+    upload_bytes: Number(r.upload_bytes),
+    estimated_time: r.estimated_time,
+    format: r.format,
+    file_name: r.file_name,
+    error: r.error,
+  };
+}
+
+/**
+ * Export tasks (spec §4 download task): 1 initialising → 4 querying → 2 organising → 5 generating
+ * → 3 done; cancelling stops the job between chunks. An export reproduces what the device sent.
+ */
+export function downloadsService(raw: RawSql, files: LocalFileStore, log: { error: (o: object, m: string) => void }, codec?: BytesCodec) {
+  const repo = downloadsRepository(raw);
+  const frames = framesRepository(raw, codec);
+  const cancelled = new Set<string>();
+  const running = new Map<string, Promise<void>>();
+
+  async function run(auth: Auth, id: string, thingsId: string, body: DownloadCreate) {
+    const started = Date.now();
+    const key = `exports/${auth.tenantId}/${id}.${EXT[body.format]}`;
+    const check = () => {
+      if (cancelled.has(id)) throw new Error('cancelled');
+    };
+    try {
+      await repo.progress(id, { status: DownloadStatus.querying, process_rate: 1 });
+      const range = rangeOf(thingsId, body);
+      const bound = await frames.countFrames(auth, range);
+      if (bound.frames > MAX_EXPORT_FRAMES)
+        throw new ApiError(400, 'http.400', `More than ${MAX_EXPORT_FRAMES} frames: choose a shorter range`);
+      await repo.progress(id, { status: DownloadStatus.organising, data_count: bound.frames, upload_bytes: bound.bytes, process_rate: 5 });
+      check();
+      const filter = {
+        channels: body.channels?.length ? new Set(body.channels) : null,
+        ids: body.ids?.length ? new Set(body.ids) : null,
+        from: range.from,
+        to: range.to,
+      };
+      const fh = await files.create(key);
+      let out = 0;
+      let read = 0;
+      let lastReport = Date.now();
+      try {
+        const streamed = body.format === 'candump' || body.format === 'csv';
+        let piece: CanFrame[] = [];
+        const all: CanFrame[] = [];
+        if (body.format === 'csv') await fh.write(CSV_HEADER);
+        const flushPiece = async () => {
+          if (!piece.length) return;
+          if (body.format === 'csv') await fh.write(csvLines(piece));
+          else await fh.write(writeLog(piece, 'candump'));
+          out += piece.length;
+          piece = [];
+        };
+        for await (const c of frames.chunks(auth, range, 64)) {
+          check();
+          read += c.frame_count;
+          forEachFrame(c.data, filter, (ts, ch, fid, fl, len, data) => {
+            (streamed ? piece : all).push(toFrame(ts, ch, fid, fl, len, data));
+            return true;
+          });
+          if (streamed && piece.length >= PIECE) await flushPiece();
+          if (Date.now() - lastReport > 500) {
+            lastReport = Date.now();
+            const rate = bound.frames ? Math.min(90, 5 + Math.floor((85 * read) / bound.frames)) : 90;
+            const spent = (Date.now() - started) / 1000;
+            await repo.progress(id, {
+              process_rate: rate,
+              output_count: out + piece.length + all.length,
+              estimated_time: Math.ceil((spent * (100 - rate)) / rate),
+            });
+          }
+        }
+        check();
+        await repo.progress(id, { status: DownloadStatus.generating, process_rate: 90 });
+        if (streamed) await flushPiece();
+        else if (all.length) {
+          await fh.write(writeLog(all, body.format as 'asc' | 'blf'));
+          out = all.length;
+        } else await fh.write(writeLog([], body.format as 'asc' | 'blf'));
+      } finally {
+        await fh.close();
+      }
+      check();
+      await repo.progress(id, {
+        status: DownloadStatus.done,
+        process_rate: 100,
+        output_count: out,
+        data_count: out,
+        data_bytes: await files.size(key),
+        estimated_time: 0,
+        file_path: key,
+        file_name: `${thingsId}_${body.begin_time}_${body.end_time}.${EXT[body.format]}`,
+      });
+    } catch (e) {
+      await files.remove(key).catch(() => {});
+      if (cancelled.has(id)) await repo.progress(id, { status: DownloadStatus.cancelled, estimated_time: 0 });
+      else {
+        log.error({ err: e, id }, 'export failed');
+        const msg = e instanceof ApiError ? e.message : 'Export failed';
+        await repo.progress(id, { status: DownloadStatus.failed, error: msg, estimated_time: 0 }).catch(() => {});
+      }
+    } finally {
+      cancelled.delete(id);
+      running.delete(id);
+    }
+  }
+
+  return {
+    async create(auth: Auth, thingsId: string, body: DownloadCreate): Promise<{ id: string }> {
+      await requireDevice(raw, auth, thingsId, 'read');
+      rangeOf(thingsId, body);
+      const id = await repo.insert(auth, thingsId, body.format, body);
+      running.set(id, run(auth, id, thingsId, body));
+      return { id };
+    },
+    async get(auth: Auth, thingsId: string, id: string): Promise<DownloadProgress> {
+      await requireDevice(raw, auth, thingsId, 'read');
+      const r = await repo.get(auth, thingsId, id);
+      if (!r) throw notFound('Download not found');
+      return toProgress(r);
+    },
+    async file(auth: Auth, thingsId: string, id: string) {
+      await requireDevice(raw, auth, thingsId, 'read');
+      const r = await repo.get(auth, thingsId, id);
+      if (!r) throw notFound('Download not found');
+      if (r.status !== DownloadStatus.done || !r.file_path) throw new ApiError(409, 'data.not-ready');
+      return { stream: files.stream(r.file_path), name: r.file_name ?? `${id}.${EXT[r.format]}`, size: Number(r.data_bytes) };
+    },
+    async cancel(auth: Auth, thingsId: string, id: string): Promise<void> {
+      await requireDevice(raw, auth, thingsId, 'read');
+      const r = await repo.get(auth, thingsId, id);
+      if (!r) throw notFound('Download not found');
+      if (running.has(id)) {
+        cancelled.add(id);
+        await running.get(id);
+      } else if (r.status === DownloadStatus.done && r.file_path) {
+        await files.remove(r.file_path);
+        await repo.progress(id, { status: DownloadStatus.cancelled, file_path: null });
+      } else if (r.status !== DownloadStatus.cancelled && r.status !== DownloadStatus.failed) {
+        await repo.progress(id, { status: DownloadStatus.cancelled });
+      }
+    },
+    /** Waits for running exports (shutdown, tests). */
+    async idle() {
+      await Promise.all([...running.values()]);
+    },
+  };
+}
+
+export const badFormat = () => badRequest('data.bad-format');

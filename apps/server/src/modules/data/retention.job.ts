@@ -1,0 +1,125 @@
+import path from 'node:path';
+import { PACKAGE_DEFAULTS } from '@loggerhead/contract';
+import type { RawSql } from '../../db/client.ts';
+import { LocalFileStore } from '../../files/file-store.ts';
+import { type ChunkWriter, dayOf } from '../../ingest/chunk-writer.ts';
+import { quickDeleteRepository } from './quick-delete.repository.ts';
+import { removeRecalledFiles } from './quick-delete.service.ts';
+
+/** Spec §3 package default maximum_data_retention_days. */
+export const DEFAULT_RETENTION_DAYS: number = PACKAGE_DEFAULTS.maximum_data_retention_days;
+
+const DAY_MS = 86_400_000;
+/**
+ * An export file is kept this long after its task ended: the console fetches it the moment it is
+ * done, so a day is ample for a retry, and exports never fill the disk.
+ */
+export const EXPORT_KEEP_MS = DAY_MS;
+const DAY_US = DAY_MS * 1000;
+const dateOf = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
+
+/**
+ * Drops whole daily partitions older than `retentionDays`, with their usage rows, instead of
+ * deleting rows. Partitions are shared by every tenant: give the longest retention of all.
+ */
+export async function dropExpiredPartitions(
+  raw: RawSql,
+  writer: ChunkWriter | null,
+  retentionDays = DEFAULT_RETENTION_DAYS,
+  now = Date.now(),
+) {
+  const cutoffDay = dayOf(now * 1000) - retentionDays;
+  const { rows } = await raw.query<{ name: string }>(
+    `select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid join pg_class p on p.oid = i.inhparent
+      where p.relname = 'frame_chunks'`,
+  );
+  const dropped: number[] = [];
+  for (const { name } of rows) {
+    const m = /^frame_chunks_p(\d{4})(\d{2})(\d{2})$/.exec(name);
+    if (!m) continue;
+    const day = Math.floor(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) / DAY_MS);
+    if (day >= cutoffDay) continue;
+    await raw.exec(`drop table if exists ${name}`);
+    dropped.push(day);
+  }
+  await raw.query('delete from storage_usage where day < $1::date', [dateOf(cutoffDay)]);
+  writer?.forgetPartitions(dropped);
+  return dropped.length;
+}
+
+export interface RetentionDeps {
+  raw: RawSql;
+  writer: ChunkWriter | null;
+  /** Decoded signals: `purgeBefore(tenantId, beforeMs)` gives their bytes back to the capacity. */
+  signals?: { purgeBefore(tenantId: string, beforeMs: number): Promise<number> };
+  /** Files: recalled SD-card files (`recall/`) and export files (`files/`) under the data directory. */
+  files?: { dataDir: string; usage: { add(tenantId: string, thingsId: string, bytes: number): Promise<void> } };
+}
+
+/**
+ * Export tasks that ended (or, left by a stopped server, started) more than EXPORT_KEEP_MS ago go,
+ * rows and files: a download is taken at once, the task is no history.
+ */
+export async function sweepExports(raw: RawSql, dataDir: string, now = Date.now()) {
+  const store = new LocalFileStore(path.join(dataDir, 'files'));
+  const { rows } = await raw.query<{ file_path: string | null }>(
+    `delete from download_tasks where coalesce(finished_at, created_at) < to_timestamp($1::float8 / 1000) returning file_path`,
+    [now - EXPORT_KEEP_MS],
+  );
+  for (const r of rows) if (r.file_path) await store.remove(r.file_path);
+  return rows.length;
+}
+
+/**
+ * Retention by package (spec §3 maximum_data_retention_days; null = kept for ever), or the tenant's
+ * shorter max_reserves_duration when its reclaim_policy is 1: a tenant's
+ * raw frames, decoded signals and GPS fixes older than its days go. Whole partitions (shared by
+ * all tenants) are dropped once older than the longest retention of any tenant; inside the
+ * remaining ones, a tenant with a shorter retention has its chunks deleted day by whole day,
+ * with the per-day usage rows, so that the capacity follows. Recalled files stored longer ago than
+ * the tenant's days go too (rows, files, and their bytes off the capacity), and export files a day
+ * after their export ended.
+ */
+export async function sweepRetention(deps: RetentionDeps, now = Date.now()) {
+  const { raw } = deps;
+  // The package's days, shortened by the tenant's own choice (tenant-spec reclaim_policy 1:
+  // data older than max_reserves_duration days goes, within what the package allows).
+  const { rows: tenants } = await raw.query<{ id: string; days: number | null }>(
+    `select t.id,
+            case when t.reclaim_policy = 1 then least(pd.days, t.max_reserves_duration) else pd.days end as days
+       from tenants t
+       left join tenant_packages p on p.tenant_id = t.id
+       cross join lateral (select case when p.tenant_id is null then $1::int else p.maximum_data_retention_days end as days) pd`,
+    [DEFAULT_RETENTION_DAYS],
+  );
+  const today = dayOf(now * 1000);
+  const unlimited = tenants.some((t) => t.days === null);
+  const longest = tenants.reduce((m, t) => Math.max(m, t.days ?? 0), 0);
+  const partitions = unlimited || !tenants.length ? 0 : await dropExpiredPartitions(raw, deps.writer, longest, now);
+
+  let frames = 0;
+  let recalled = 0;
+  const files = quickDeleteRepository(raw);
+  for (const t of tenants) {
+    if (t.days === null) continue;
+    const cutoffDay = today - t.days;
+    if (t.days < longest || unlimited) {
+      const { rows } = await raw.query<{ n: number }>(
+        `with gone as (delete from frame_chunks where tenant_id = $1 and time_start < $2 returning 1) select count(*)::int as n from gone`,
+        [t.id, cutoffDay * DAY_US],
+      );
+      frames += rows[0].n;
+      await raw.query('delete from storage_usage where tenant_id = $1 and day < $2::date', [t.id, dateOf(cutoffDay)]);
+    }
+    const beforeMs = cutoffDay * DAY_MS;
+    await raw.query('delete from gps_fixes where tenant_id = $1 and ts < $2', [t.id, beforeMs]);
+    await deps.signals?.purgeBefore(t.id, beforeMs);
+    if (deps.files) {
+      const gone = await files.deleteFilesStoredBefore(t.id, beforeMs);
+      recalled += gone.length;
+      await removeRecalledFiles(deps.files, t.id, gone);
+    }
+  }
+  const exports = deps.files ? await sweepExports(raw, deps.files.dataDir, now) : 0;
+  return { partitions, chunks: frames, recalled, exports };
+}

@@ -1,0 +1,237 @@
+import {
+  DBC_DEFAULT_PROTOCOL,
+  type DbcFile,
+  type DbcListQuery,
+  type DbcMessageInfo,
+  MappingCodes,
+  STRATEGY_PREFIX,
+  type Strategy,
+  type StrategyCreate,
+  type StrategySignalRef,
+  type StrategyUpdate,
+} from '@loggerhead/contract';
+import type { Auth } from '../../lib/auth.ts';
+import { ApiError, badRequest, notFound } from '../../lib/errors.ts';
+import { dbcText, parse, signalNames, summarize } from './dbc-summary.ts';
+import type { DbcRow, MappingRepository, StrategyRow } from './mapping.repository.ts';
+
+export interface DbcUpload {
+  fileName: string;
+  bytes: Uint8Array;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const msOf = (d: Date) => new Date(d).getTime();
+const err = (
+  status: number,
+  code: keyof typeof MappingCodes,
+  message?: string,
+  extra?: { field?: string; details?: Record<string, unknown> },
+) => new ApiError(status, code, message ?? MappingCodes[code], extra);
+
+export function toDbcFile(r: DbcRow): DbcFile {
+  return {
+    id: r.id,
+    tenant_id: r.tenant_id,
+    name: r.name,
+    protocol: r.protocol,
+    file_name: r.file_name,
+    size: r.size,
+    message_count: r.message_count,
+    signal_count: r.signal_count,
+    warnings: r.warnings ?? [],
+    bound_channels: r.bound_channels,
+    created_at: msOf(r.created_at),
+    updated_at: msOf(r.updated_at),
+  };
+}
+
+function toStrategy(r: StrategyRow): Strategy {
+  return {
+    id: r.id,
+    tenant_id: r.tenant_id,
+    name: r.name,
+    nickname: r.nickname,
+    description: r.description,
+    dbc_id: r.dbc_id,
+    dbc_name: r.dbc_name,
+    signals: r.signals,
+    signal_count: r.signals.length,
+    remark: r.remark,
+    bound_channels: r.bound_channels,
+    created_at: msOf(r.created_at),
+    updated_at: msOf(r.updated_at),
+  };
+}
+
+/** Parses an upload: 400 with the line and column of the first error. */
+function parseUpload(upload: DbcUpload) {
+  if (!/\.dbc$/i.test(upload.fileName)) throw err(400, 'mapping.dbc-type', undefined, { field: 'file' });
+  const content = dbcText(upload.bytes);
+  const r = parse(content);
+  if (!r.ok) {
+    const { line, col, reason } = r.error;
+    throw err(400, 'mapping.dbc-invalid', `Line ${line}, column ${col}: ${reason}`, { field: 'file', details: { line, col, reason } });
+  }
+  const summary = summarize(r.dbc);
+  return {
+    file_name: upload.fileName.split(/[\\/]/).pop() as string,
+    content,
+    size: upload.bytes.byteLength,
+    summary,
+    message_count: summary.length,
+    signal_count: summary.reduce((n, m) => n + m.signals.length, 0),
+    warnings: r.warnings.map((w) => ({ line: w.line, col: w.col, reason: w.reason })),
+  };
+}
+
+/** Signal references a DBC summary lacks. */
+function missingSignals(summary: DbcMessageInfo[], refs: StrategySignalRef[]): string[] {
+  const names = signalNames(summary);
+  return refs.map((r) => `${r.message}.${r.signal}`).filter((n) => !names.has(n));
+}
+
+/**
+ * DBC files and signal strategies (spec §7 mapping-mgmt). `onFilesChanged` tells the decoders of the
+ * devices concerned to reload.
+ */
+export function mappingService(repo: MappingRepository, onFilesChanged: (thingsIds: string[]) => void) {
+  async function dbcOr404(auth: Auth, id: string): Promise<DbcRow> {
+    const row = UUID.test(id) ? await repo.getDbc(auth, id) : undefined;
+    if (!row) throw notFound('DBC file not found');
+    return row;
+  }
+  async function strategyOr404(auth: Auth, id: string): Promise<StrategyRow> {
+    const row = UUID.test(id) ? await repo.getStrategy(auth, id) : undefined;
+    if (!row) throw notFound('Signal strategy not found');
+    return row;
+  }
+
+  async function checkStrategySignals(auth: Auth, dbcId: string, signals: StrategySignalRef[]) {
+    const summary = UUID.test(dbcId) ? await repo.dbcSummary(auth, dbcId) : undefined;
+    if (!summary) throw notFound('DBC file not found');
+    const keys = signals.map((s) => `${s.message}.${s.signal}`);
+    const dup = keys.find((k, i) => keys.indexOf(k) !== i);
+    if (dup) throw badRequest('http.400', `${dup} is listed twice`, 'signals');
+    const missing = missingSignals(summary, signals);
+    if (missing.length)
+      throw err(400, 'mapping.unknown-signal', `The DBC file has no ${missing.join(', ')}`, { field: 'signals', details: { missing } });
+  }
+
+  return {
+    async listDbc(auth: Auth, q: DbcListQuery) {
+      const { total, rows } = await repo.listDbc(auth, (q.current_page - 1) * q.page_size, q.page_size, q.keyword);
+      return { total, current_page: q.current_page, page_size: q.page_size, list: rows.map(toDbcFile) };
+    },
+
+    getDbc: async (auth: Auth, id: string) => toDbcFile(await dbcOr404(auth, id)),
+
+    async createDbc(auth: Auth, upload: DbcUpload, fields: { name?: string; protocol?: number }): Promise<DbcFile> {
+      const parsed = parseUpload(upload);
+      const name = fields.name ?? parsed.file_name.replace(/\.dbc$/i, '');
+      if (await repo.dbcNameTaken(auth, name)) throw err(409, 'mapping.dbc-name-used', undefined, { field: 'name' });
+      const id = await repo.insertDbc(auth, { ...parsed, name, protocol: fields.protocol ?? DBC_DEFAULT_PROTOCOL });
+      return toDbcFile(await dbcOr404(auth, id));
+    },
+
+    /** Replaces the file and/or renames. Refused when strategies use signals the new file lacks. */
+    async updateDbc(auth: Auth, id: string, upload: DbcUpload | null, fields: { name?: string; protocol?: number }): Promise<DbcFile> {
+      await dbcOr404(auth, id);
+      if (fields.name && (await repo.dbcNameTaken(auth, fields.name, id)))
+        throw err(409, 'mapping.dbc-name-used', undefined, { field: 'name' });
+      const parsed = upload ? parseUpload(upload) : null;
+      if (parsed) {
+        const broken = (await repo.strategiesOfDbc(auth, id))
+          .map((s) => ({ name: s.name, missing: missingSignals(parsed.summary, s.signals) }))
+          .filter((s) => s.missing.length);
+        if (broken.length)
+          throw err(
+            409,
+            'mapping.unknown-signal',
+            `The new file lacks signals used by ${broken.map((b) => `${b.name} (${b.missing.join(', ')})`).join('; ')}`,
+            {
+              field: 'file',
+              details: { strategies: broken },
+            },
+          );
+      }
+      await repo.updateDbc(auth, id, { ...(parsed ?? {}), name: fields.name, protocol: fields.protocol });
+      if (parsed) onFilesChanged(await repo.thingsUsingDbc(auth, id));
+      return toDbcFile(await dbcOr404(auth, id));
+    },
+
+    async deleteDbc(auth: Auth, id: string): Promise<void> {
+      const row = await dbcOr404(auth, id);
+      if (row.bound_channels > 0)
+        throw err(409, 'mapping.dbc-in-use', `${MappingCodes['mapping.dbc-in-use']} (${row.bound_channels} channels)`);
+      await repo.deleteDbc(auth, id);
+    },
+
+    async messages(auth: Auth, id: string, keyword?: string): Promise<DbcMessageInfo[]> {
+      await dbcOr404(auth, id);
+      const summary = (await repo.dbcSummary(auth, id)) ?? [];
+      if (!keyword) return summary;
+      const k = keyword.toLowerCase();
+      return summary.filter((m) => m.name.toLowerCase().includes(k) || m.signals.some((s) => s.name.toLowerCase().includes(k)));
+    },
+
+    async content(auth: Auth, id: string) {
+      await dbcOr404(auth, id);
+      return (await repo.dbcContent(auth, id)) as { content: string; file_name: string };
+    },
+
+    async listStrategies(auth: Auth, q: DbcListQuery & { dbc_id?: string }) {
+      if (q.dbc_id && !UUID.test(q.dbc_id)) return { total: 0, current_page: q.current_page, page_size: q.page_size, list: [] };
+      const { total, rows } = await repo.listStrategies(auth, (q.current_page - 1) * q.page_size, q.page_size, q.keyword, q.dbc_id);
+      return { total, current_page: q.current_page, page_size: q.page_size, list: rows.map(toStrategy) };
+    },
+
+    getStrategy: async (auth: Auth, id: string) => toStrategy(await strategyOr404(auth, id)),
+
+    async createStrategy(auth: Auth, body: StrategyCreate): Promise<Strategy> {
+      await checkStrategySignals(auth, body.dbc_id, body.signals);
+      const name =
+        body.name ??
+        `${STRATEGY_PREFIX}${Date.now().toString(36).toUpperCase()}${Math.floor(Math.random() * 36 ** 2)
+          .toString(36)
+          .toUpperCase()}`;
+      if (await repo.strategyNameTaken(auth, name)) throw err(409, 'mapping.strategy-name-used', undefined, { field: 'name' });
+      const id = await repo.insertStrategy(auth, {
+        name,
+        nickname: body.nickname ?? null,
+        description: body.description ?? null,
+        dbc_id: body.dbc_id,
+        signals: body.signals.map((s) => ({ message: s.message, signal: s.signal })),
+        remark: body.remark ?? null,
+      });
+      return toStrategy(await strategyOr404(auth, id));
+    },
+
+    async updateStrategy(auth: Auth, id: string, body: StrategyUpdate): Promise<Strategy> {
+      const cur = await strategyOr404(auth, id);
+      const next = {
+        name: body.name ?? cur.name,
+        nickname: body.nickname !== undefined ? body.nickname : cur.nickname,
+        description: body.description !== undefined ? body.description : cur.description,
+        dbc_id: body.dbc_id ?? cur.dbc_id,
+        signals: (body.signals ?? cur.signals).map((s) => ({ message: s.message, signal: s.signal })),
+        remark: body.remark !== undefined ? body.remark : cur.remark,
+      };
+      await checkStrategySignals(auth, next.dbc_id, next.signals);
+      if (next.name !== cur.name && (await repo.strategyNameTaken(auth, next.name, id)))
+        throw err(409, 'mapping.strategy-name-used', undefined, { field: 'name' });
+      await repo.updateStrategy(auth, id, next);
+      onFilesChanged(await repo.thingsUsingStrategy(auth, id));
+      return toStrategy(await strategyOr404(auth, id));
+    },
+
+    async deleteStrategy(auth: Auth, id: string): Promise<void> {
+      const row = await strategyOr404(auth, id);
+      if (row.bound_channels > 0)
+        throw err(409, 'mapping.strategy-in-use', `${MappingCodes['mapping.strategy-in-use']} (${row.bound_channels} channels)`);
+      await repo.deleteStrategy(auth, id);
+    },
+  };
+}
+
+export type MappingService = ReturnType<typeof mappingService>;

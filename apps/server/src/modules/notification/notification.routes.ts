@@ -1,0 +1,29 @@
+import { ErrorResponseSchema, PushLogQuerySchema, PushLogSchema, pageOf } from '@loggerhead/contract';
+import type { AppContext, LoggerheadApp } from '../../app.ts';
+import { pushLogRepository } from './notification.repository.ts';
+
+/** Notification push log (spec §7 notification, §9 page 1 size 10): every code and notice sent out. */
+export function notificationRoutes(app: LoggerheadApp, ctx: AppContext) {
+  const repo = pushLogRepository(ctx.database.raw);
+  app.get(
+    '/v1/notification/push-logs',
+    {
+      config: { permission: 'notification:push-log:query' },
+      schema: {
+        tags: ['notification'],
+        querystring: PushLogQuerySchema,
+        response: { 200: pageOf(PushLogSchema), 403: ErrorResponseSchema },
+      },
+    },
+    async (req) => {
+      const q = req.query;
+      const { total, rows } = await repo.page(q, q.current_page, q.page_size);
+      return {
+        total,
+        current_page: q.current_page,
+        page_size: q.page_size,
+        list: rows.map((r) => ({ ...r, created_at: r.created_at.getTime(), sent_at: r.sent_at ? r.sent_at.getTime() : null })),
+      };
+    },
+  );
+}

@@ -1,0 +1,68 @@
+import type { AppContext, LoggerheadApp } from '../app.ts';
+import { alertModule } from './alert/alert.module.ts';
+import { billingModule } from './billing/billing.module.ts';
+import { remoteModule } from './command/remote.module.ts';
+import { controlRoutes } from './control/control.routes.ts';
+import { oidcRoutes } from './control/oidc.routes.ts';
+import { privilegesRoutes } from './control/privileges.routes.ts';
+import { dashboardRoutes } from './dashboard/dashboard.routes.ts';
+import { dataRoutes } from './data/data.routes.ts';
+import { deviceTypeSchemaRoutes } from './device-type-schema/device-type-schema.routes.ts';
+import { fenceRoutes } from './fence/fence.routes.ts';
+import { gpsRoutes } from './gps/gps.routes.ts';
+import { healthRoutes } from './health/health.routes.ts';
+import { mappingRoutes } from './mapping/mapping.routes.ts';
+import { messageLiveRoutes } from './message/message.live.ts';
+import { messageRoutes } from './message/message.routes.ts';
+import { noticeRoutes } from './notice/notice.routes.ts';
+import { noticeService } from './notice/notice.service.ts';
+import { notificationRoutes } from './notification/notification.routes.ts';
+import { opLogRoutes } from './oplog/oplog.routes.ts';
+import { signalsRoutes } from './signals/signals.routes.ts';
+import { tenantModule } from './tenant/tenant.module.ts';
+import { thingsRoutes } from './things/things.routes.ts';
+import { userConfigRoutes } from './user-config/user-config.routes.ts';
+import { webConfigRoutes } from './web-config/web-config.routes.ts';
+import { workOrderModule } from './workorder/workorder.module.ts';
+
+/**
+ * Every feature module registers its routes (and MQTT handlers, jobs…) here.
+ * A module gets the app and the shared context; it builds its own
+ * repository and service from `ctx.database`.
+ */
+export type ModuleRegistrar = (app: LoggerheadApp, ctx: AppContext) => void | Promise<void>;
+
+export const modules: ModuleRegistrar[] = [
+  (app, ctx) => healthRoutes(app, { db: () => ctx.database.ping(), broker: () => ctx.broker.isUp(), version: ctx.version }),
+  (app, ctx) => controlRoutes(app, ctx.control),
+  (app, ctx) => oidcRoutes(app, ctx),
+  (app, ctx) => webConfigRoutes(app, ctx),
+  (app, ctx) => tenantModule(app, ctx),
+  (app, ctx) => privilegesRoutes(app, ctx),
+  (app, ctx) => notificationRoutes(app, ctx),
+  (app, ctx) => opLogRoutes(app, ctx),
+  (app, ctx) => userConfigRoutes(app, ctx),
+  (app, ctx) => messageRoutes(app, ctx.messages),
+  (app, ctx) => messageLiveRoutes(app, ctx),
+  (app, ctx) => noticeRoutes(app, noticeService(ctx.database.db)),
+  (app, ctx) => workOrderModule(app, ctx),
+  (app, ctx) => billingModule(app, ctx),
+  (app, ctx) => thingsRoutes(app, ctx),
+  (app, ctx) => deviceTypeSchemaRoutes(app, ctx),
+  (app, ctx) => dataRoutes(app, ctx),
+  (app, ctx) => dashboardRoutes(app, ctx),
+  (app, ctx) => mappingRoutes(app, ctx),
+  // Decode-on-ingest: every committed frame batch of a channel whose DBC parsing is started.
+  (app, ctx) => {
+    ctx.signals.attach(ctx.ingest.writer);
+    return signalsRoutes(app, ctx);
+  },
+  // Trigger rules and alert events, evaluated on committed frame batches and stored GPS fixes.
+  (app, ctx) => alertModule(app, ctx),
+  (app, ctx) => fenceRoutes(app, ctx),
+  (app, ctx) => gpsRoutes(app, ctx),
+  // Remote operations: commands, CAN send, config, file recall, firmware, ECU files, UDS and ECU flashing.
+  async (app, ctx) => {
+    await remoteModule(app, ctx);
+  },
+];

@@ -1,0 +1,209 @@
+import { FLAG_ERR, FLAG_EXT, FLAG_RTR, forEachFrame, MAX_SPAN_US } from '@loggerhead/can/protocol/batch.ts';
+import type { Backfill, BackfillRange } from '@loggerhead/contract';
+import type { RawSql } from '../../db/client.ts';
+import { fromB64 } from './bytea.ts';
+import type { SignalIngest } from './signals.ingest.ts';
+
+/** Raw chunks read per step; progress is written after each. */
+const CHUNKS_PER_STEP = 16;
+
+interface Row {
+  id: string;
+  things_id: string;
+  channel: number;
+  begin_time: string | number;
+  end_time: string | number;
+  state: string;
+  total_frames: string | number;
+  done_frames: string | number;
+  samples: string | number;
+  error: string | null;
+  created_at: string | Date;
+  finished_at: string | Date | null;
+}
+
+interface ChunkRow {
+  time_start: number;
+  session: number;
+  seq: number;
+  frame_count: number;
+  data: string;
+}
+
+interface Task {
+  id: string;
+  cancelled: boolean;
+  done: Promise<void>;
+}
+
+const key = (thingsId: string, channel: number) => `${thingsId}/${channel}`;
+
+/**
+ * Back-fill of a channel whose DBC parsing starts while it already holds raw frames: the frames of
+ * a chosen range, received before the task began, are decoded in the background with the channel's
+ * binding and stored like decoded-on-ingest samples (roll-ups, capacity). Time spans the channel
+ * already holds decoded samples for (an earlier started period) are skipped, so nothing is stored
+ * twice; frames received after the task began are decoded on ingest. One task per channel at a
+ * time; pause, unbind or a new binding stop it.
+ */
+export function backfillService(deps: {
+  raw: RawSql;
+  ingest: SignalIngest;
+  log: { warn: (o: object, m: string) => void; error: (o: object, m: string) => void };
+}) {
+  const { raw, ingest } = deps;
+  const running = new Map<string, Task>();
+
+  function toBackfill(r: Row): Backfill {
+    const state = r.state === 'running' && !running.has(key(r.things_id, r.channel)) ? 'interrupted' : (r.state as Backfill['state']);
+    return {
+      id: r.id,
+      things_id: r.things_id,
+      channel: r.channel,
+      begin_time: Number(r.begin_time),
+      end_time: Number(r.end_time),
+      state,
+      total_frames: Number(r.total_frames),
+      done_frames: Number(r.done_frames),
+      samples: Number(r.samples),
+      error: r.error,
+      created_at: new Date(r.created_at).getTime(),
+      finished_at: r.finished_at ? new Date(r.finished_at).getTime() : null,
+    };
+  }
+
+  /** Merged time spans (µs) of the channel's stored decoded chunks overlapping [fromUs, toUs). */
+  async function decodedSpans(tenantId: string, thingsId: string, channel: number, fromUs: number, toUs: number) {
+    const { rows } = await raw.query<{ s: number; e: number }>(
+      `with c as (
+         select c.t_start, c.t_end from signal_chunks c join signal_series s on s.id = c.series_id
+          where s.tenant_id = $1 and s.things_id = $2 and s.channel = $3 and c.t_end >= $4 and c.t_start < $5),
+       o as (select t_start, t_end, max(t_end) over (order by t_start, t_end rows between unbounded preceding and 1 preceding) as prev from c),
+       g as (select t_start, t_end, sum(case when prev is null or t_start > prev then 1 else 0 end) over (order by t_start, t_end) as grp from o)
+       select min(t_start)::float8 as s, max(t_end)::float8 as e from g group by grp order by 1`,
+      [tenantId, thingsId, channel, fromUs, toUs],
+    );
+    return { starts: rows.map((r) => Number(r.s)), ends: rows.map((r) => Number(r.e)) };
+  }
+
+  async function run(task: Task, tenantId: string, thingsId: string, channel: number, fromUs: number, toUs: number) {
+    const mask = 1 << Math.min(channel, 31);
+    const chunkWhere = `tenant_id = $1 and things_id = $2 and time_start >= $3 and time_start < $4 and time_end >= $5
+      and (channel_mask & $6) <> 0 and received_at < (select created_at from dbc_backfills where id = $7)`;
+    const base = [tenantId, thingsId, fromUs - MAX_SPAN_US, toUs, fromUs, mask, task.id];
+    // Batches committed before the task began and still queued are decoded first: then the decoded
+    // spans below include them.
+    await ingest.idle();
+    const total = await raw.query<{ n: string | number }>(
+      `select coalesce(sum(frame_count), 0)::bigint as n from frame_chunks where ${chunkWhere}`,
+      base,
+    );
+    await raw.query('update dbc_backfills set total_frames = $2 where id = $1', [task.id, Number(total.rows[0].n)]);
+    const spans = await decodedSpans(tenantId, thingsId, channel, fromUs, toUs);
+    const covered = (ts: number) => {
+      // The last span starting at or before ts.
+      let lo = 0;
+      let hi = spans.starts.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (spans.starts[mid] <= ts) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo > 0 && ts <= spans.ends[lo - 1];
+    };
+    const only = new Set([channel]);
+    let after: [number, number, number] | null = null;
+    let done = 0;
+    let samples = 0;
+    for (;;) {
+      if (task.cancelled) return finish(task.id, 'cancelled', null);
+      const page: { rows: ChunkRow[] } = await raw.query<ChunkRow>(
+        `select time_start::float8 as time_start, session::float8 as session, seq::float8 as seq, frame_count,
+                encode(data, 'base64') as data
+           from frame_chunks where ${chunkWhere}
+            and ($8::bigint is null or (time_start, session, seq) > ($8::bigint, $9::bigint, $10::bigint))
+          order by time_start, session, seq limit ${CHUNKS_PER_STEP}`,
+        [...base, after?.[0] ?? null, after?.[1] ?? 0, after?.[2] ?? 0],
+      );
+      const rows = page.rows;
+      if (!rows.length) break;
+      samples += await ingest.decodeChannel(tenantId, thingsId, channel, (visit) => {
+        for (const r of rows) {
+          forEachFrame(fromB64(r.data), { channels: only, from: fromUs, to: toUs }, (ts, ch, id, fl, _len, data) => {
+            if (!(fl & (FLAG_RTR | FLAG_ERR)) && !covered(ts)) visit(ts, ch, id, (fl & FLAG_EXT) !== 0, data);
+            return true;
+          });
+        }
+      });
+      for (const r of rows) done += Number(r.frame_count);
+      const last = rows[rows.length - 1];
+      after = [Number(last.time_start), Number(last.session), Number(last.seq)];
+      await raw.query('update dbc_backfills set done_frames = $2, samples = $3 where id = $1', [task.id, done, samples]);
+      // Let live ingest and requests in between steps.
+      await new Promise((r) => setImmediate(r));
+    }
+    await finish(task.id, 'done', null);
+  }
+
+  async function finish(id: string, state: 'done' | 'failed' | 'cancelled', error: string | null) {
+    await raw.query(`update dbc_backfills set state = $2, error = $3, finished_at = now() where id = $1 and state = 'running'`, [
+      id,
+      state,
+      error,
+    ]);
+  }
+
+  return {
+    /** Starts a back-fill (range already checked by the caller); refused while one runs on the channel. */
+    async start(tenantId: string, thingsId: string, channel: number, range: BackfillRange): Promise<Backfill | 'running'> {
+      const k = key(thingsId, channel);
+      if (running.has(k)) return 'running';
+      const { rows } = await raw.query<Row>(
+        `insert into dbc_backfills (tenant_id, things_id, channel, begin_time, end_time) values ($1, $2, $3, $4, $5) returning *`,
+        [tenantId, thingsId, channel, range.begin_time, range.end_time],
+      );
+      const task: Task = { id: rows[0].id, cancelled: false, done: Promise.resolve() };
+      running.set(k, task);
+      task.done = run(task, tenantId, thingsId, channel, range.begin_time * 1000, range.end_time * 1000)
+        .catch(async (err) => {
+          deps.log.error({ err, thingsId, channel }, 'back-fill failed');
+          await finish(task.id, 'failed', err instanceof Error ? err.message.slice(0, 500) : 'failed').catch(() => {});
+        })
+        .finally(() => {
+          if (running.get(k) === task) running.delete(k);
+        });
+      return toBackfill(rows[0]);
+    },
+
+    /** Stops the channel's running back-fill (pause, unbind, new binding); resolves when it has stopped. */
+    async stop(thingsId: string, channel: number): Promise<boolean> {
+      const task = running.get(key(thingsId, channel));
+      if (!task) return false;
+      task.cancelled = true;
+      await task.done;
+      return true;
+    },
+
+    /** The channel's newest back-fill, or null. */
+    async latest(tenantId: string, thingsId: string, channel: number): Promise<Backfill | null> {
+      const { rows } = await raw.query<Row>(
+        `select * from dbc_backfills where tenant_id = $1 and things_id = $2 and channel = $3 order by created_at desc limit 1`,
+        [tenantId, thingsId, channel],
+      );
+      return rows[0] ? toBackfill(rows[0]) : null;
+    },
+
+    /** Resolves when no back-fill runs (tests, shutdown). */
+    async idle(): Promise<void> {
+      while (running.size) await Promise.all([...running.values()].map((t) => t.done));
+    },
+
+    /** Stops every back-fill (shutdown). */
+    async stopAll(): Promise<void> {
+      for (const t of running.values()) t.cancelled = true;
+      await Promise.all([...running.values()].map((t) => t.done));
+    },
+  };
+}
+
+export type BackfillService = ReturnType<typeof backfillService>;

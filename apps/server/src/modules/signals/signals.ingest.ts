@@ -1,0 +1,228 @@
+import type { CanFrame } from '@loggerhead/can';
+import { FLAG_ERR, FLAG_EXT, FLAG_RTR, forEachFrame } from '@loggerhead/can/protocol/batch.ts';
+import type { RawSql } from '../../db/client.ts';
+import type { EventBus } from '../../lib/events.ts';
+import type { ChannelPlan, DecoderCache } from './decoder-cache.ts';
+import type { DecodedSamplesEvent } from './signals.events.ts';
+import type { SignalsRepository } from './signals.repository.ts';
+import { type SeriesSamples, writeSamples } from './signals.writer.ts';
+
+/** A committed batch of raw frames of a device (the shape the chunk writer emits). */
+export interface CommittedChunk {
+  tenantId: string;
+  thingsId: string;
+  data: Uint8Array;
+}
+
+export interface IngestDeps {
+  raw: RawSql;
+  repo: SignalsRepository;
+  cache: DecoderCache;
+  events: EventBus;
+  /** Capacity accounting (billing): bytes stored per device. */
+  usage?: { add(tenantId: string, thingsId: string, bytes: number): Promise<void> };
+  log: { warn: (o: object, m: string) => void; error: (o: object, m: string) => void };
+}
+
+/** Batch groups waiting beyond this are dropped (and logged) rather than growing memory. */
+const MAX_QUEUE = 256;
+
+class Accumulator {
+  ts = new Float64Array(64);
+  values = new Float64Array(64);
+  n = 0;
+  constructor(
+    readonly channel: number,
+    readonly message: string,
+    readonly signal: string,
+    readonly unit: string,
+    readonly factor: number,
+    readonly offset: number,
+  ) {}
+  push(t: number, v: number) {
+    if (this.n === this.ts.length) {
+      const ts = new Float64Array(this.n * 2);
+      ts.set(this.ts);
+      this.ts = ts;
+      const vs = new Float64Array(this.n * 2);
+      vs.set(this.values);
+      this.values = vs;
+    }
+    this.ts[this.n] = t;
+    this.values[this.n++] = v;
+  }
+}
+
+/** Decodes a device's frames with the started bindings of its channels; one accumulator per signal. */
+export function decodeFrames(
+  plans: Map<number, ChannelPlan>,
+  each: (visit: (ts: number, channel: number, id: number, ext: boolean, data: Uint8Array) => void) => void,
+): Accumulator[] {
+  const acc = new Map<string, Accumulator>();
+  const out = new Float64Array(Math.max(1, ...[...plans.values()].map((p) => p.decoder.maxSignals)));
+  each((ts, channel, id, ext, data) => {
+    const plan = plans.get(channel);
+    if (!plan) return;
+    const m = plan.decoder.decodeInto(id, ext, data, out);
+    if (!m) return;
+    const keep = plan.keep[m.index];
+    if (!keep) return;
+    for (const i of keep) {
+      const v = out[i];
+      if (Number.isNaN(v)) continue; // multiplexed out, or the frame is too short for it
+      const key = `${channel}/${m.index}/${i}`;
+      let a = acc.get(key);
+      if (!a) {
+        const sig = m.message.signals[i];
+        a = new Accumulator(
+          channel,
+          m.name,
+          m.names[i],
+          sig.unit,
+          sig.valueType === 'integer' ? sig.factor : 1,
+          sig.valueType === 'integer' ? sig.offset : 0,
+        );
+        acc.set(key, a);
+      }
+      a.push(ts, v);
+    }
+  });
+  return [...acc.values()];
+}
+
+/**
+ * Decode-on-ingest. The ingest's chunk writer emits every freshly committed batch group
+ * (`committed`); this decodes the frames of channels whose DBC parsing is started and stores the
+ * samples. A re-sent batch is never emitted twice, so it is never decoded twice. Work runs one group
+ * at a time, off the PUBACK path: raw frames are the record, decoded samples follow them.
+ */
+export class SignalIngest {
+  private queue: CommittedChunk[][] = [];
+  private running: Promise<void> | null = null;
+  dropped = 0;
+
+  constructor(private readonly deps: IngestDeps) {}
+
+  /** Committed raw chunks (chunk writer `committed` event). */
+  onChunks(chunks: CommittedChunk[]): void {
+    if (this.queue.length >= MAX_QUEUE) {
+      this.dropped += chunks.length;
+      this.deps.log.warn({ dropped: this.dropped }, 'signal decoding is behind: batches not decoded');
+      return;
+    }
+    this.queue.push(chunks);
+    this.running ??= this.drain();
+  }
+
+  /** Waits until every queued group is stored (tests, shutdown). */
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  private async drain() {
+    try {
+      while (this.queue.length) {
+        const group = this.queue.shift() as CommittedChunk[];
+        const byDevice = new Map<string, CommittedChunk[]>();
+        for (const c of group) byDevice.set(c.thingsId, [...(byDevice.get(c.thingsId) ?? []), c]);
+        for (const list of byDevice.values()) {
+          const { tenantId, thingsId } = list[0];
+          await this.store(tenantId, thingsId, (visit) => {
+            for (const c of list)
+              forEachFrame(c.data, null, (ts, ch, id, fl, _len, data) => {
+                if (!(fl & (FLAG_RTR | FLAG_ERR))) visit(ts, ch, id, (fl & FLAG_EXT) !== 0, data);
+                return true;
+              });
+          }).catch((err) => this.deps.log.error({ err, thingsId }, 'decoded signals not stored'));
+        }
+      }
+    } finally {
+      this.running = null;
+    }
+  }
+
+  /** Frames from another path (a log import, a test): decoded and stored now. */
+  async onFrames(tenantId: string, thingsId: string, frames: readonly CanFrame[]): Promise<number> {
+    return this.store(tenantId, thingsId, (visit) => {
+      for (const f of frames) if (!f.rtr && !f.err) visit(f.ts, f.channel, f.id, f.ext, f.data);
+    });
+  }
+
+  /** Stored frames of one channel (back-fill): decoded with that channel's started binding only. */
+  async decodeChannel(
+    tenantId: string,
+    thingsId: string,
+    channel: number,
+    each: (visit: (ts: number, channel: number, id: number, ext: boolean, data: Uint8Array) => void) => void,
+  ): Promise<number> {
+    return this.store(tenantId, thingsId, each, channel);
+  }
+
+  private async store(
+    tenantId: string,
+    thingsId: string,
+    each: (visit: (ts: number, channel: number, id: number, ext: boolean, data: Uint8Array) => void) => void,
+    only?: number,
+  ): Promise<number> {
+    const { repo, cache, raw, events, usage } = this.deps;
+    const plansOf = async () => {
+      const all = await cache.plansFor(tenantId, thingsId);
+      if (only === undefined) return all;
+      const p = all.get(only);
+      return p ? new Map([[only, p]]) : new Map<number, ChannelPlan>();
+    };
+    const plans = await plansOf();
+    if (!plans.size) return 0;
+    const accs = decodeFrames(plans, each);
+    if (!accs.length) return 0;
+    const write = async () => {
+      const ids = await repo.ensureSeries(
+        tenantId,
+        thingsId,
+        accs.map((a) => ({ channel: a.channel, message: a.message, signal: a.signal, unit: a.unit })),
+      );
+      const batches: SeriesSamples[] = accs.map((a, i) => ({
+        seriesId: ids[i],
+        ts: a.ts,
+        values: a.values,
+        n: a.n,
+        factor: a.factor,
+        offset: a.offset,
+      }));
+      return writeSamples(
+        raw,
+        batches.filter((b) => b.seriesId > 0),
+      );
+    };
+    let result: Awaited<ReturnType<typeof write>>;
+    try {
+      result = await write();
+    } catch (e) {
+      // The channel was unbound between reading the plan and writing: read the bindings again once.
+      if ((e as { code?: string }).code !== '23503') throw e;
+      cache.invalidate(thingsId);
+      if (!(await plansOf()).size) return 0;
+      result = await write();
+    }
+    let bytes = 0;
+    for (const b of result.bytes.values()) bytes += b;
+    if (bytes && usage) await usage.add(tenantId, thingsId, bytes);
+    // Back-filled (old) samples are not news for real-time curves.
+    if (only === undefined && events.listenerCount('signals.decoded')) {
+      const ev: DecodedSamplesEvent = {
+        tenantId,
+        thingsId,
+        series: accs.map((a) => ({
+          channel: a.channel,
+          message: a.message,
+          signal: a.signal,
+          unit: a.unit,
+          ts: a.ts.slice(0, a.n),
+          values: a.values.slice(0, a.n),
+        })),
+      };
+      events.emit('signals.decoded', ev);
+    }
+    return result.samples;
+  }
+}

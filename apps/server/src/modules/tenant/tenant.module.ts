@@ -1,0 +1,55 @@
+import path from 'node:path';
+import type { AppContext, LoggerheadApp } from '../../app.ts';
+import { accountsRepository } from './accounts.repository.ts';
+import { customizationRepository } from './customization.repository.ts';
+import { customizationRoutes } from './customization.routes.ts';
+import { ensureExperienceTenant } from './experience.ts';
+import { publicRoutes } from './public.routes.ts';
+import { registrationService } from './registration.service.ts';
+import { selfRoutes } from './self.routes.ts';
+import { selfService } from './self.service.ts';
+import { subUsersRoutes } from './subusers.routes.ts';
+import { subUsersService } from './subusers.service.ts';
+import { tenantsAdminRepository } from './tenants-admin.repository.ts';
+import { tenantsAdminRoutes } from './tenants-admin.routes.ts';
+import { tenantsAdminService } from './tenants-admin.service.ts';
+import { loadCodeKey, verificationService } from './verification.service.ts';
+
+/** Accounts and tenants: self, registration, codes, sub-users, tenant administration, customisation. */
+export async function tenantModule(app: LoggerheadApp, ctx: AppContext) {
+  const raw = ctx.database.raw;
+  const forget = ctx.control.forgetSessions;
+  // Ended sessions and changed tenants must not live on in the session cache.
+  const accountsRepo = accountsRepository(raw);
+  const accounts: typeof accountsRepo = {
+    ...accountsRepo,
+    async revokeSessions(userId, exceptSessionId) {
+      await accountsRepo.revokeSessions(userId, exceptSessionId);
+      forget({ userId, exceptSessionId });
+    },
+  };
+  const adminRepo = tenantsAdminRepository(raw);
+  const tenantsRepo: typeof adminRepo = {
+    ...adminRepo,
+    async update(id, fields) {
+      await adminRepo.update(id, fields);
+      forget({ tenantId: id });
+    },
+  };
+  const codes = verificationService({
+    raw,
+    notifier: ctx.notifier,
+    key: await loadCodeKey(raw),
+    ipLimit: ctx.config.codeIpLimit,
+  });
+  ctx.control.useCodeVerifier(async (mobile, code) => (await codes.check(1, mobile, 'login', code, true)) === 'ok');
+  if (ctx.config.experience) await ensureExperienceTenant(raw);
+
+  const avatarDir = path.join(ctx.config.dataDir, 'avatars');
+  const retentionLimit = async (tenantId: string) => (await ctx.packages.load(tenantId)).maximum_data_retention_days;
+  selfRoutes(app, selfService({ accounts, codes, avatarDir, retentionLimit }), avatarDir);
+  publicRoutes(app, registrationService({ raw, accounts, codes }), codes);
+  subUsersRoutes(app, subUsersService({ raw, accounts }));
+  customizationRoutes(app, customizationRepository(raw));
+  tenantsAdminRoutes(app, tenantsAdminService({ repo: tenantsRepo, notifier: ctx.notifier, messages: ctx.messages }));
+}

@@ -1,0 +1,269 @@
+import type { DeviceAccess, ThingListQuery } from '@loggerhead/contract';
+import type { RawSql } from '../../db/client.ts';
+import type { ThingChannel, ThingLabel } from '../../db/schema/devices.ts';
+import type { Auth } from '../../lib/auth.ts';
+import { restrictedUser } from './things.access.ts';
+
+export interface ThingRow {
+  id: string;
+  tenant_id: string;
+  third_things_id: string;
+  name: string;
+  description: string | null;
+  info_model_id: string;
+  info_model_name: string;
+  can_channels: number;
+  thing_type: number;
+  parent_things_id: string | null;
+  things_key: string;
+  collected: boolean;
+  labels: ThingLabel[];
+  attributes: { channels?: ThingChannel[] };
+  is_online: boolean;
+  connection_status: number;
+  digital_twin_things_status: number;
+  sd_card_status: string | null;
+  firmware: string | null;
+  server: string | null;
+  channel_enable: number;
+  malformed_count: number;
+  last_seen_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+  access: DeviceAccess;
+}
+
+export interface DeviceTypeRow {
+  id: string;
+  tenant_id: string | null;
+  name: string;
+  display_name: string | null;
+  description: string | null;
+  can_channels: number;
+  thing_type: number;
+}
+
+export interface NewThing {
+  thirdThingsId: string;
+  name: string;
+  description: string | null;
+  infoModelId: string;
+  thingType: number;
+  parentThingsId: string | null;
+  thingsKey: string;
+  collected: boolean;
+  labels: ThingLabel[];
+  channels: ThingChannel[];
+}
+
+const SELECT = `
+  select t.id, t.tenant_id, t.third_things_id, t.name, t.description, t.info_model_id, dt.name as info_model_name,
+         dt.can_channels, t.thing_type, t.parent_things_id, t.things_key, t.collected, t.labels, t.attributes,
+         t.is_online, t.connection_status, t.digital_twin_things_status, t.sd_card_status, t.firmware, t.server,
+         t.channel_enable, t.malformed_count, t.last_seen_at, t.created_at, t.updated_at,
+         case when $2::uuid is null then 'write' else a.access end as access
+    from things t
+    join device_types dt on dt.id = t.info_model_id
+    left join user_device_access a on a.things_id = t.id and a.user_id = $2::uuid`;
+
+const ORDER: Record<ThingListQuery['order_param'], string> = {
+  created_at: 't.created_at',
+  name: 't.name',
+  third_things_id: 't.third_things_id',
+  last_seen_at: 't.last_seen_at',
+};
+
+const truthy = (v: string | undefined) => (v === undefined ? undefined : v === '1' || v === 'true');
+
+export function thingsRepository(raw: RawSql) {
+  return {
+    async list(auth: Auth, q: ThingListQuery): Promise<{ total: number; rows: ThingRow[] }> {
+      const params: unknown[] = [auth.tenantId, restrictedUser(auth)];
+      const where = ['t.tenant_id = $1', '($2::uuid is null or a.access is not null)'];
+      if (q.keyword) {
+        params.push(`%${q.keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+        where.push(`(t.name ilike $${params.length} or t.third_things_id ilike $${params.length})`);
+      }
+      if (q.info_model_id) {
+        params.push(q.info_model_id);
+        where.push(`t.info_model_id = $${params.length}`);
+      }
+      const collected = truthy(q.collected);
+      if (collected !== undefined) {
+        params.push(collected);
+        where.push(`t.collected = $${params.length}`);
+      }
+      const online = truthy(q.is_online);
+      if (online !== undefined) {
+        params.push(online);
+        where.push(`t.is_online = $${params.length}`);
+      }
+      if (q.label) {
+        params.push(JSON.stringify([{ tenantLabelId: q.label }]));
+        where.push(`t.labels @> $${params.length}::jsonb`);
+      }
+      const w = where.join(' and ');
+      const count = await raw.query<{ n: number }>(
+        `select count(*)::int as n from things t left join user_device_access a on a.things_id = t.id and a.user_id = $2::uuid where ${w}`,
+        params,
+      );
+      const dir = q.order_type === 1 ? 'desc' : 'asc';
+      params.push(q.page_size, (q.current_page - 1) * q.page_size);
+      const { rows } = await raw.query<ThingRow>(
+        `${SELECT} where ${w} order by ${ORDER[q.order_param]} ${dir} nulls last, t.id limit $${params.length - 1} offset $${params.length}`,
+        params,
+      );
+      return { total: count.rows[0]?.n ?? 0, rows };
+    },
+
+    async get(auth: Auth, id: string): Promise<ThingRow | null> {
+      const { rows } = await raw.query<ThingRow>(
+        `${SELECT} where t.tenant_id = $1 and t.id = $3 and ($2::uuid is null or a.access is not null)`,
+        [auth.tenantId, restrictedUser(auth), id],
+      );
+      return rows[0] ?? null;
+    },
+
+    /** Devices of the tenant, all and CAN loggers (package limits count these). */
+    async countTenant(auth: Auth): Promise<{ all: number; can: number }> {
+      const { rows } = await raw.query<{ all: number; can: number }>(
+        'select count(*)::int as all, (count(*) filter (where thing_type = 0))::int as can from things where tenant_id = $1',
+        [auth.tenantId],
+      );
+      return rows[0] ?? { all: 0, can: 0 };
+    },
+
+    async existsDeviceId(deviceId: string): Promise<boolean> {
+      // Device IDs are unique platform-wide: a logger authenticates with its ID alone.
+      const { rows } = await raw.query('select 1 from things where third_things_id = $1', [deviceId]);
+      return rows.length > 0;
+    },
+
+    async insert(auth: Auth, t: NewThing): Promise<string> {
+      return raw.transaction(async (tx) => {
+        const { rows } = await tx.query<{ id: string }>(
+          `insert into things (tenant_id, third_things_id, name, description, info_model_id, thing_type, parent_things_id,
+                               things_key, collected, labels, attributes, created_by)
+           values ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10::jsonb,$11::jsonb,$12) returning id`,
+          [
+            auth.tenantId,
+            t.thirdThingsId,
+            t.name,
+            t.description,
+            t.infoModelId,
+            t.thingType,
+            t.parentThingsId,
+            t.thingsKey,
+            t.collected,
+            JSON.stringify(t.labels),
+            JSON.stringify({ channels: t.channels }),
+            auth.userId,
+          ],
+        );
+        const id = rows[0].id;
+        // A sub-user who adds a device may then manage it.
+        const user = restrictedUser(auth);
+        if (user) {
+          await tx.query(`insert into user_device_access (user_id, tenant_id, things_id, access) values ($1,$2,$3,'write')`, [
+            user,
+            auth.tenantId,
+            id,
+          ]);
+        }
+        return id;
+      });
+    },
+
+    async update(auth: Auth, id: string, set: Record<string, unknown>): Promise<void> {
+      const cols = Object.keys(set);
+      if (!cols.length) return;
+      const assigns = cols.map((c, i) => `${c} = $${i + 3}${c === 'labels' || c === 'attributes' ? '::jsonb' : ''}`);
+      await raw.query(`update things set ${assigns.join(', ')}, updated_at = now() where tenant_id = $1 and id = $2`, [
+        auth.tenantId,
+        id,
+        ...cols.map((c) => (c === 'labels' || c === 'attributes' ? JSON.stringify(set[c]) : set[c])),
+      ]);
+    },
+
+    async remove(auth: Auth, id: string): Promise<{ third_things_id: string } | null> {
+      return raw.transaction(async (tx) => {
+        const { rows } = await tx.query<{ third_things_id: string }>(
+          'delete from things where tenant_id = $1 and id = $2 returning third_things_id',
+          [auth.tenantId, id],
+        );
+        if (!rows.length) return null;
+        // Frame chunks carry no foreign key (partitioned); the device's data goes with it.
+        await tx.query('delete from frame_chunks where tenant_id = $1 and things_id = $2', [auth.tenantId, id]);
+        await tx.query('delete from storage_usage where tenant_id = $1 and things_id = $2', [auth.tenantId, id]);
+        return rows[0];
+      });
+    },
+
+    async listTypes(auth: Auth): Promise<DeviceTypeRow[]> {
+      const { rows } = await raw.query<DeviceTypeRow>(
+        `select id, tenant_id, name, display_name, description, can_channels, thing_type
+           from device_types where tenant_id is null or tenant_id = $1 order by tenant_id nulls first, name`,
+        [auth.tenantId],
+      );
+      return rows;
+    },
+
+    async getType(auth: Auth, idOrName: string): Promise<DeviceTypeRow | null> {
+      const isId = /^[0-9a-f-]{36}$/i.test(idOrName);
+      const { rows } = await raw.query<DeviceTypeRow>(
+        `select id, tenant_id, name, display_name, description, can_channels, thing_type
+           from device_types where (tenant_id is null or tenant_id = $1) and ${isId ? 'id = $2::uuid' : 'name = $2'}
+          order by tenant_id nulls last limit 1`,
+        [auth.tenantId, idOrName],
+      );
+      return rows[0] ?? null;
+    },
+
+    async insertType(auth: Auth, t: Omit<DeviceTypeRow, 'id' | 'tenant_id'>): Promise<string> {
+      const { rows } = await raw.query<{ id: string }>(
+        `insert into device_types (tenant_id, name, display_name, description, can_channels, thing_type)
+         values ($1,$2,$3,$4,$5,$6) returning id`,
+        [auth.tenantId, t.name, t.display_name, t.description, t.can_channels, t.thing_type],
+      );
+      return rows[0].id;
+    },
+
+    async usage(auth: Auth, id: string): Promise<{ frames: number; bytes: number; last: number | null }> {
+      const { rows } = await raw.query<{ frames: number; bytes: number }>(
+        `select coalesce(sum(frames),0)::bigint as frames, coalesce(sum(bytes),0)::bigint as bytes
+           from storage_usage where tenant_id = $1 and things_id = $2`,
+        [auth.tenantId, id],
+      );
+      const last = await raw.query<{ t: number | null }>(
+        'select max(time_end) as t from frame_chunks where tenant_id = $1 and things_id = $2',
+        [auth.tenantId, id],
+      );
+      return {
+        frames: Number(rows[0]?.frames ?? 0),
+        bytes: Number(rows[0]?.bytes ?? 0),
+        last: last.rows[0]?.t == null ? null : Number(last.rows[0].t),
+      };
+    },
+
+    async events(auth: Auth, id: string, page: number, size: number, kind?: string) {
+      const params: unknown[] = [auth.tenantId, id];
+      let extra = '';
+      if (kind) {
+        params.push(kind);
+        extra = ` and kind = $${params.length}`;
+      }
+      const total = await raw.query<{ n: number }>(
+        `select count(*)::int as n from device_events where tenant_id = $1 and things_id = $2${extra}`,
+        params,
+      );
+      const { rows } = await raw.query<{ id: number; at: Date; kind: string; message: string; detail: Record<string, unknown> | null }>(
+        `select id, at, kind, message, detail from device_events where tenant_id = $1 and things_id = $2${extra}
+          order by at desc, id desc limit ${size} offset ${(page - 1) * size}`,
+        params,
+      );
+      return { total: total.rows[0]?.n ?? 0, rows };
+    },
+  };
+}
+
+export type ThingsRepository = ReturnType<typeof thingsRepository>;

@@ -1,0 +1,38 @@
+import { GlobalConfigSchema } from '@loggerhead/contract';
+import { z } from 'zod';
+import type { AppContext, LoggerheadApp } from '../../app.ts';
+
+/**
+ * The global system configuration the console loads before any navigation
+ * (spec §2 route guard, §3 global permission info, §7 deploy/config/info).
+ */
+export function webConfigRoutes(app: LoggerheadApp, ctx: AppContext) {
+  app.get(
+    '/v1/control/global-config',
+    { config: { public: true }, schema: { tags: ['web'], response: { 200: GlobalConfigSchema } } },
+    async () => ({
+      loginLogo: '',
+      cloudname: 'Loggerhead',
+      homepageLogo: '',
+      menu: ['home', 'car', 'dbc', 'test', 'ecu', 'fence'],
+      link: JSON.stringify({ systemLanguage: 'zh', lowCodeUrl: '', userCenterUrl: '', capacityUrl: '' }),
+      resourcePath: '/can',
+      isDebug: 0,
+      experience: ctx.config.experience,
+      oidc: { enabled: ctx.config.oidc !== null, name: ctx.config.oidc?.name ?? '' },
+    }),
+  );
+  app.get(
+    '/v1/out-web/deploy/config/info',
+    {
+      config: { public: true },
+      schema: {
+        tags: ['web'],
+        querystring: z.object({ path: z.string().optional() }),
+        response: { 200: z.object({ resourcePath: z.string(), isDebug: z.number().int() }) },
+      },
+    },
+    // Spec §7: isDebug 1 when the page path contains "debug".
+    async (req) => ({ resourcePath: '/can', isDebug: req.query.path?.includes('debug') ? 1 : 0 }),
+  );
+}

@@ -1,0 +1,330 @@
+import { compileDbc, type DbcDecoder, parseDbc } from '@loggerhead/can';
+import type { GpsFix } from '@loggerhead/can/protocol/messages.ts';
+import type { RuleRow } from '../modules/alert/rules.repository.ts';
+import type { DeviceInfo, EngineRepository, FenceRuleRow } from './engine.repository.ts';
+import { type EdgeFrame, evaluateBatch } from './evaluator.ts';
+import { fenceContains } from './geo.ts';
+import { buildMatcher, type CompiledRule, compileRule, type DeviceMatcher } from './matcher.ts';
+
+/** A committed batch of a device's frames (the chunk writer's `committed` payload). */
+export interface FrameChunk {
+  tenantId: string;
+  thingsId: string;
+  data: Uint8Array;
+  /** Distinct ids of the batch, when the writer knows them: lets a batch without watched ids be skipped. */
+  info?: { ids: readonly number[] };
+}
+
+/** One rule's edges in one batch of frames or fixes, coalesced (see evaluator.ts). */
+export interface Edge {
+  rule: RuleRow;
+  sourceType: 'trigger' | 'fence';
+  wasActive: boolean;
+  active: boolean;
+  fires: number;
+  recoveries: number;
+  /** What the event records about the first firing frame or fix. */
+  fire: Record<string, unknown> | null;
+  recover: Record<string, unknown> | null;
+}
+
+/** Per rule: when each action last went out, and the event a recovery closes. */
+export interface RuleMeta {
+  marks: Record<string, number>;
+  lastEventId: string | null;
+}
+
+export type Dispatch = (device: DeviceInfo, edge: Edge, meta: RuleMeta) => Promise<void>;
+
+/** A raw or signal rule, with its channel and frame id known. */
+type FrameRule = RuleRow & { channel: number; frame_id: number };
+
+interface FenceRule {
+  rule: FenceRuleRow;
+  contains: (lat: number, lon: number) => boolean;
+}
+
+interface CompiledEntry {
+  version: number;
+  dbc: DbcDecoder | null;
+  compiled: CompiledRule<FrameRule>;
+}
+
+interface DeviceRuntime {
+  loadedAt: number;
+  device: DeviceInfo | null;
+  matcher: DeviceMatcher<FrameRule>;
+  compiledById: Map<string, CompiledEntry>;
+  fences: FenceRule[];
+  /** Rule id → condition currently true; for fence rules, absent until the first fix sets the baseline. */
+  active: Map<string, boolean>;
+  meta: Map<string, RuleMeta>;
+  /** Rule id → updated_at (ms): a changed rule starts over. */
+  versions: Map<string, number>;
+}
+
+/** How long a device's rules are trusted before being read again (other server copies change them). */
+const RULES_TTL_MS = 5000;
+/** Batch groups waiting beyond this are dropped (and logged) rather than growing memory. */
+const MAX_QUEUE = 1024;
+const MAX_DECODERS = 64;
+
+const hex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
+
+function frameData(f: EdgeFrame, fires: number): Record<string, unknown> {
+  return {
+    ts: Math.floor(f.ts / 1000),
+    ts_us: f.ts,
+    channel: f.channel,
+    frame_id: `0x${f.id.toString(16).toUpperCase()}`,
+    ext: f.ext,
+    rtr: f.rtr,
+    len: f.len,
+    data: hex(f.data),
+    value: Number.isNaN(f.value) ? null : f.value,
+    fires,
+  };
+}
+
+/**
+ * Evaluates trigger rules on the ingest stream: committed frame batches (raw and DBC-signal rules)
+ * and GPS fixes (fence rules). Rules are compiled per device into a map by channel, id format and
+ * id; batches of a device are evaluated in commit order, one at a time, and edges go to `dispatch`
+ * (events, messages, actions) before the next batch is looked at.
+ */
+export class RuleEngine {
+  private devices = new Map<string, DeviceRuntime>();
+  private decoders = new Map<string, { version: number; decoder: DbcDecoder | null }>();
+  private chain: Promise<void> = Promise.resolve();
+  private queued = 0;
+  /** Batches evaluated and frames-batches dropped under overload, for health and tests. */
+  readonly stats = { batches: 0, fixes: 0, edges: 0, dropped: 0 };
+
+  constructor(
+    private readonly repo: EngineRepository,
+    private readonly dispatch: Dispatch,
+    private readonly log: { warn: (o: object, m: string) => void; error: (o: object, m: string) => void },
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Subscribes to a chunk writer's `committed` event; returns the unsubscribe function. */
+  attach(writer: {
+    on(e: 'committed', l: (chunks: FrameChunk[]) => void): unknown;
+    off(e: 'committed', l: (chunks: FrameChunk[]) => void): unknown;
+  }): () => void {
+    const listener = (chunks: FrameChunk[]) => this.onChunks(chunks);
+    writer.on('committed', listener);
+    return () => {
+      writer.off('committed', listener);
+    };
+  }
+
+  onChunks(chunks: readonly FrameChunk[]): void {
+    this.enqueue(async () => {
+      for (const c of chunks) await this.evaluateChunk(c);
+    });
+  }
+
+  /** GPS fixes of a device, in any order: fence rules fire on entering or leaving. */
+  onFixes(tenantId: string, thingsId: string, fixes: readonly GpsFix[]): void {
+    this.enqueue(() => this.evaluateFixes(tenantId, thingsId, fixes));
+  }
+
+  /** Resolves when everything queued so far is evaluated and dispatched. */
+  async idle(): Promise<void> {
+    let last: Promise<void> | null = null;
+    while (last !== this.chain) {
+      last = this.chain;
+      await last;
+    }
+  }
+
+  /** Rules (or fences, DBC bindings) changed: read them again on the next batch of the device (or all). */
+  invalidate(thingsId?: string): void {
+    if (thingsId) {
+      const rt = this.devices.get(thingsId);
+      if (rt) rt.loadedAt = 0;
+    } else for (const rt of this.devices.values()) rt.loadedAt = 0;
+  }
+
+  private enqueue(job: () => Promise<void>) {
+    if (this.queued >= MAX_QUEUE) {
+      this.stats.dropped++;
+      this.log.error({ queued: this.queued }, 'rule evaluation is behind: batch not evaluated');
+      return;
+    }
+    this.queued++;
+    this.chain = this.chain
+      .then(job)
+      .catch((err) => this.log.error({ err }, 'rule evaluation failed'))
+      .finally(() => {
+        this.queued--;
+      });
+  }
+
+  private async decoder(dbcId: string, version: number): Promise<DbcDecoder | null> {
+    const hit = this.decoders.get(dbcId);
+    if (hit && hit.version === version) return hit.decoder;
+    const text = await this.repo.dbcContent(dbcId);
+    const parsed = text === null ? null : parseDbc(text);
+    const decoder = parsed?.ok ? compileDbc(parsed.dbc) : null;
+    if (this.decoders.size >= MAX_DECODERS) this.decoders.delete(this.decoders.keys().next().value as string);
+    this.decoders.set(dbcId, { version, decoder });
+    return decoder;
+  }
+
+  private async runtime(tenantId: string, thingsId: string): Promise<DeviceRuntime> {
+    const old = this.devices.get(thingsId);
+    const now = this.now();
+    if (old && now - old.loadedAt < RULES_TTL_MS && now >= old.loadedAt) return old;
+    const [frameRules, fenceRules] = await Promise.all([
+      this.repo.frameRules(tenantId, thingsId),
+      this.repo.fenceRules(tenantId, thingsId),
+    ]);
+    const all: RuleRow[] = [...frameRules, ...fenceRules];
+    const device = all.length ? await this.repo.device(tenantId, thingsId) : null;
+    let dbcs = new Map<number, DbcDecoder | null>();
+    if (frameRules.some((r) => r.data_type === 'signal')) {
+      const bound = await this.repo.channelDbcs(tenantId, thingsId);
+      dbcs = new Map(await Promise.all(bound.map(async (b) => [b.channel, await this.decoder(b.dbc_id, b.version)] as const)));
+    }
+    const compiled: CompiledRule<FrameRule>[] = [];
+    const compiledById = new Map<string, CompiledEntry>();
+    for (const r of frameRules) {
+      const version = new Date(r.updated_at).getTime();
+      const dbc = r.data_type === 'signal' ? (dbcs.get(Number(r.channel)) ?? null) : null;
+      // An unchanged rule keeps its compiled form, and with it the previous value a `change` condition compares with.
+      const kept = old?.compiledById.get(r.id);
+      let c = kept && kept.version === version && kept.dbc === dbc ? kept.compiled : null;
+      if (!c) {
+        const rule: FrameRule = { ...r, channel: Number(r.channel), frame_id: Number(r.frame_id) };
+        c = compileRule(rule, dbc);
+      }
+      if (!c) {
+        this.log.warn({ ruleId: r.id }, 'trigger rule not evaluated: its DBC signal is gone');
+        continue;
+      }
+      compiled.push(c);
+      compiledById.set(r.id, { version, dbc, compiled: c });
+    }
+    const rt: DeviceRuntime = {
+      loadedAt: now,
+      device,
+      matcher: buildMatcher(compiled),
+      fences: fenceRules.map((r) => ({
+        rule: r,
+        contains: fenceContains({ type: r.fence_type, region: r.fence_region, border: r.fence_border }),
+      })),
+      compiledById,
+      active: new Map(),
+      meta: new Map(),
+      versions: new Map(),
+    };
+    // The stored state wins: every edge this copy saw is saved before the next batch is evaluated,
+    // and another server copy that took some of this device's batches saved its edges there too.
+    const stored = new Map(
+      (
+        await this.repo.states(
+          thingsId,
+          all.map((r) => r.id),
+        )
+      ).map((x) => [x.rule_id, x]),
+    );
+    for (const r of all) {
+      const v = new Date(r.updated_at).getTime();
+      rt.versions.set(r.id, v);
+      const st = stored.get(r.id);
+      if (st) {
+        rt.active.set(r.id, st.active);
+        rt.meta.set(r.id, { marks: st.marks ?? {}, lastEventId: st.last_event_id });
+      } else if (old && old.versions.get(r.id) === v && old.meta.has(r.id)) {
+        const a = old.active.get(r.id);
+        if (a !== undefined) rt.active.set(r.id, a);
+        rt.meta.set(r.id, old.meta.get(r.id) as RuleMeta);
+      } else rt.meta.set(r.id, { marks: {}, lastEventId: null });
+    }
+    this.devices.set(thingsId, rt);
+    return rt;
+  }
+
+  private async evaluateChunk(c: FrameChunk): Promise<void> {
+    const rt = await this.runtime(c.tenantId, c.thingsId);
+    this.stats.batches++;
+    if (!rt.device || rt.matcher.rules.length === 0) return;
+    const edges = evaluateBatch(rt.matcher, rt.active, c.data, c.info?.ids);
+    for (const e of edges) {
+      this.stats.edges++;
+      await this.dispatch(
+        rt.device,
+        {
+          rule: e.compiled.rule,
+          sourceType: 'trigger',
+          wasActive: e.wasActive,
+          active: e.active,
+          fires: e.fires,
+          recoveries: e.recoveries,
+          fire: e.firstFire ? frameData(e.firstFire, e.fires) : null,
+          recover: e.lastRecover ? frameData(e.lastRecover, e.recoveries) : null,
+        },
+        rt.meta.get(e.compiled.rule.id) as RuleMeta,
+      );
+    }
+  }
+
+  private async evaluateFixes(tenantId: string, thingsId: string, fixes: readonly GpsFix[]): Promise<void> {
+    const rt = await this.runtime(tenantId, thingsId);
+    this.stats.fixes += fixes.length;
+    if (!rt.device || rt.fences.length === 0) return;
+    const sorted = [...fixes].sort((a, b) => a.ts - b.ts);
+    for (const f of rt.fences) {
+      const id = f.rule.id;
+      const meta = rt.meta.get(id) as RuleMeta;
+      let cur = rt.active.get(id);
+      const before = cur;
+      let fires = 0;
+      let recoveries = 0;
+      let fire: Record<string, unknown> | null = null;
+      let recover: Record<string, unknown> | null = null;
+      for (const x of sorted) {
+        const inside = f.contains(x.lat, x.lon);
+        const cond = f.rule.fence_rule === 'in' ? inside : !inside;
+        const at = {
+          ts: x.ts,
+          lat: x.lat,
+          lon: x.lon,
+          speed: x.speed ?? null,
+          inside,
+          fence_id: f.rule.fence_id,
+          fence_name: f.rule.fence_name,
+        };
+        if (cur === undefined) {
+          // The first known position is the baseline: a device switched on inside a fence has not "entered" it.
+          cur = cond;
+          continue;
+        }
+        if (cond === cur) continue;
+        cur = cond;
+        if (cond) {
+          fires++;
+          fire ??= { ...at, fence_rule: f.rule.fence_rule };
+        } else {
+          recoveries++;
+          recover = { ...at, fence_rule: f.rule.fence_rule };
+        }
+      }
+      if (cur === undefined) continue;
+      rt.active.set(id, cur);
+      if (before === undefined && !fires && !recoveries) {
+        await this.repo.saveState(id, thingsId, cur, meta.lastEventId, meta.marks).catch(() => {});
+        continue;
+      }
+      if (!fires && !recoveries) continue;
+      this.stats.edges++;
+      await this.dispatch(
+        rt.device,
+        { rule: f.rule, sourceType: 'fence', wasActive: before === true, active: cur, fires, recoveries, fire, recover },
+        meta,
+      );
+    }
+  }
+}

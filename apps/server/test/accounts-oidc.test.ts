@@ -1,0 +1,355 @@
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import { exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp, type LoggerheadApp } from '../src/app.ts';
+import { ConfigError, loadConfig } from '../src/config.ts';
+import { activeTenant } from './accounts.factory.ts';
+import { createTestApp, openTestDatabase, type TestApp, testConfig } from './helper.ts';
+
+/**
+ * Third-party login against a small OpenID provider started here: discovery, authorize,
+ * token (client secret + PKCE checked) and JWKS endpoints over real HTTP, ID tokens signed
+ * with a key generated for the test.
+ */
+type Key = Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];
+
+interface Provider {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  /** Who the next authorize request signs in as. */
+  subject: string;
+  /** Test hooks: sign with another key, or put another nonce in the ID token. */
+  signWith: Key | null;
+  nonceOverride: string | null;
+  tokenCalls: number;
+  close(): Promise<void>;
+}
+
+async function startProvider(): Promise<Provider> {
+  const { privateKey, publicKey } = await generateKeyPair('RS256');
+  const jwk: JWK = { ...(await exportJWK(publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' };
+  const codes = new Map<string, { challenge: string; nonce: string; redirect: string; sub: string; clientId: string }>();
+  const server = http.createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const p: Provider = {
+    issuer,
+    clientId: 'loggerhead-console',
+    clientSecret: randomBytes(12).toString('hex'),
+    subject: 'alice',
+    signWith: null,
+    nonceOverride: null,
+    tokenCalls: 0,
+    close: () => new Promise((r) => server.close(() => r())),
+  };
+  const json = (res: http.ServerResponse, status: number, body: unknown) => {
+    res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  };
+  server.on('request', (req, res) => {
+    const url = new URL(req.url ?? '/', issuer);
+    if (url.pathname === '/.well-known/openid-configuration') {
+      return json(res, 200, {
+        issuer,
+        authorization_endpoint: `${issuer}/authorize`,
+        token_endpoint: `${issuer}/token`,
+        jwks_uri: `${issuer}/jwks`,
+        response_types_supported: ['code'],
+        subject_types_supported: ['public'],
+        id_token_signing_alg_values_supported: ['RS256'],
+        code_challenge_methods_supported: ['S256'],
+      });
+    }
+    if (url.pathname === '/jwks') return json(res, 200, { keys: [jwk] });
+    if (url.pathname === '/authorize') {
+      const q = url.searchParams;
+      if (q.get('response_type') !== 'code' || q.get('code_challenge_method') !== 'S256' || !q.get('code_challenge') || !q.get('state')) {
+        return json(res, 400, { error: 'invalid_request' });
+      }
+      if (!q.get('scope')?.split(' ').includes('openid')) return json(res, 400, { error: 'invalid_scope' });
+      const code = randomBytes(16).toString('hex');
+      codes.set(code, {
+        challenge: q.get('code_challenge') as string,
+        nonce: q.get('nonce') ?? '',
+        redirect: q.get('redirect_uri') as string,
+        sub: p.subject,
+        clientId: q.get('client_id') as string,
+      });
+      const back = new URL(q.get('redirect_uri') as string);
+      back.searchParams.set('code', code);
+      back.searchParams.set('state', q.get('state') as string);
+      res.writeHead(302, { location: back.toString() }).end();
+      return;
+    }
+    if (url.pathname === '/token' && req.method === 'POST') {
+      let body = '';
+      req.on('data', (c) => {
+        body += c;
+      });
+      req.on('end', () => {
+        void (async () => {
+          p.tokenCalls++;
+          const form = new URLSearchParams(body);
+          const basic = Buffer.from((req.headers.authorization ?? '').replace(/^Basic /, ''), 'base64').toString();
+          const [id, secret] = basic.split(':').map(decodeURIComponent);
+          if (id !== p.clientId || secret !== p.clientSecret) return json(res, 401, { error: 'invalid_client' });
+          const grant = codes.get(form.get('code') ?? '');
+          codes.delete(form.get('code') ?? '');
+          if (!grant || grant.redirect !== form.get('redirect_uri') || grant.clientId !== id)
+            return json(res, 400, { error: 'invalid_grant' });
+          const verifier = form.get('code_verifier') ?? '';
+          if (createHash('sha256').update(verifier).digest('base64url') !== grant.challenge)
+            return json(res, 400, { error: 'invalid_grant' });
+          const idToken = await new SignJWT({ nonce: p.nonceOverride ?? grant.nonce })
+            .setProtectedHeader({ alg: 'RS256', kid: 'k1' })
+            .setIssuer(issuer)
+            .setAudience(p.clientId)
+            .setSubject(grant.sub)
+            .setIssuedAt()
+            .setExpirationTime('5m')
+            .sign(p.signWith ?? privateKey);
+          json(res, 200, { access_token: randomBytes(8).toString('hex'), token_type: 'Bearer', expires_in: 300, id_token: idToken });
+        })();
+      });
+      return;
+    }
+    json(res, 404, { error: 'not_found' });
+  });
+  return p;
+}
+
+const PUBLIC_URL = 'http://console.example';
+let provider: Provider;
+let t: TestApp;
+const logLines: string[] = [];
+
+beforeAll(async () => {
+  provider = await startProvider();
+  const db = await openTestDatabase();
+  const config = testConfig({
+    logLevel: 'info',
+    publicUrl: PUBLIC_URL,
+    oidc: { issuer: provider.issuer, clientId: provider.clientId, clientSecret: provider.clientSecret, name: 'Corp SSO' },
+  });
+  const sink = new Writable({
+    write(chunk, _enc, cb) {
+      logLines.push(String(chunk));
+      cb();
+    },
+  });
+  const app: LoggerheadApp = await buildApp(config, { database: db.database, logStream: sink });
+  await app.ready();
+  t = {
+    app,
+    config,
+    database: db.database,
+    close: async () => {
+      await app.close();
+      await db.drop();
+      fs.rmSync(config.dataDir, { recursive: true, force: true });
+    },
+  };
+});
+afterAll(async () => {
+  await t?.close();
+  await provider?.close();
+});
+
+/**
+ * Runs one round trip: start at the console (login, or link with `auth`), follow the
+ * provider's redirect over HTTP, hand the callback back to the console. Returns where
+ * the console finally sends the browser.
+ */
+async function roundTrip(opts: { auth?: string; prePath?: string; preQuery?: string } = {}): Promise<{ location: URL; callback: string }> {
+  let authorizeUrl: string;
+  if (opts.auth) {
+    const r = await t.app.inject({ method: 'POST', url: '/v1/control/oidc/link', headers: { authorization: opts.auth } });
+    expect(r.statusCode).toBe(200);
+    authorizeUrl = r.json().url;
+  } else {
+    const q = new URLSearchParams();
+    if (opts.prePath) q.set('prePath', opts.prePath);
+    if (opts.preQuery) q.set('preQuery', opts.preQuery);
+    const r = await t.app.inject({ method: 'GET', url: `/v1/control/oidc/authorize?${q}` });
+    expect(r.statusCode).toBe(302);
+    authorizeUrl = r.headers.location as string;
+  }
+  expect(authorizeUrl.startsWith(`${provider.issuer}/authorize?`)).toBe(true);
+  const atProvider = await fetch(authorizeUrl, { redirect: 'manual' });
+  expect(atProvider.status).toBe(302);
+  const back = new URL(atProvider.headers.get('location') as string);
+  expect(`${back.origin}${back.pathname}`).toBe(`${PUBLIC_URL}/v1/control/oidc/callback`);
+  const callback = `${back.pathname}${back.search}`;
+  const done = await t.app.inject({ method: 'GET', url: callback });
+  expect(done.statusCode).toBe(302);
+  return { location: new URL(done.headers.location as string, PUBLIC_URL), callback };
+}
+
+async function sessionCount(userId: string): Promise<number> {
+  const { rows } = await t.database.raw.query<{ n: number }>('select count(*)::int as n from sessions where user_id = $1', [userId]);
+  return rows[0].n;
+}
+
+describe('third-party login (OpenID Connect)', () => {
+  it('shows the login icon only when a provider is configured', async () => {
+    const cfg = (await t.app.inject({ method: 'GET', url: '/v1/control/global-config' })).json();
+    expect(cfg.oidc).toEqual({ enabled: true, name: 'Corp SSO' });
+
+    const plain = await createTestApp();
+    try {
+      expect((await plain.app.inject({ method: 'GET', url: '/v1/control/global-config' })).json().oidc.enabled).toBe(false);
+      const r = await plain.app.inject({ method: 'GET', url: '/v1/control/oidc/authorize' });
+      expect(r.statusCode).toBe(404);
+      expect(r.json().code).toBe('oidc.disabled');
+    } finally {
+      await plain.close();
+    }
+  });
+
+  it('sends PKCE S256, state and nonce to the provider', async () => {
+    const r = await t.app.inject({ method: 'GET', url: '/v1/control/oidc/authorize' });
+    const u = new URL(r.headers.location as string);
+    expect(u.searchParams.get('client_id')).toBe(provider.clientId);
+    expect(u.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(u.searchParams.get('code_challenge')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(u.searchParams.get('state')?.length).toBeGreaterThanOrEqual(32);
+    expect(u.searchParams.get('nonce')?.length).toBeGreaterThanOrEqual(32);
+    // The verifier never leaves the server.
+    const { rows } = await t.database.raw.query<{ code_verifier: string }>('select code_verifier from oidc_states where state = $1', [
+      u.searchParams.get('state'),
+    ]);
+    expect(createHash('sha256').update(rows[0].code_verifier).digest('base64url')).toBe(u.searchParams.get('code_challenge'));
+    expect(r.headers.location).not.toContain(rows[0].code_verifier);
+  });
+
+  it('refuses an identity no account is linked to, opening no session', async () => {
+    provider.subject = `stranger-${randomBytes(4).toString('hex')}`;
+    const { rows: before } = await t.database.raw.query<{ n: number }>('select count(*)::int as n from sessions');
+    const { location } = await roundTrip();
+    expect(location.pathname).toBe('/Login');
+    expect(location.searchParams.get('oidcError')).toBe('oidc.not-linked');
+    expect(location.searchParams.get('token')).toBeNull();
+    const { rows: after } = await t.database.raw.query<{ n: number }>('select count(*)::int as n from sessions');
+    expect(after[0].n).toBe(before[0].n);
+  });
+
+  it('links an identity from the signed-in account, then logs that account in with token, ujwt and the return path', async () => {
+    const manager = await activeTenant(t);
+    provider.subject = `alice-${randomBytes(4).toString('hex')}`;
+
+    const before = await t.app.inject({ method: 'GET', url: '/v1/control/oidc/link', headers: { authorization: manager.auth } });
+    expect(before.json()).toMatchObject({ enabled: true, linked: false });
+
+    const linked = await roundTrip({ auth: manager.auth });
+    expect(linked.location.pathname).toBe('/Container/UserManager/UserCenter');
+    expect(linked.location.searchParams.get('oidc')).toBe('linked');
+    const state = await t.app.inject({ method: 'GET', url: '/v1/control/oidc/link', headers: { authorization: manager.auth } });
+    expect(state.json()).toMatchObject({ linked: true, issuer: provider.issuer, subject: provider.subject });
+
+    const sessionsBefore = await sessionCount(manager.userId);
+    const { location, callback } = await roundTrip({ prePath: '/Container/CarManager', preQuery: 'tab=2' });
+    expect(location.pathname).toBe('/Login');
+    const q = location.searchParams;
+    expect([...q.keys()].sort()).toEqual(['belongPlatform', 'loginUrl', 'prePath', 'preQuery', 'token', 'ujwt']);
+    expect(q.get('loginUrl')).toBe(`${PUBLIC_URL}/Login`);
+    expect(q.get('prePath')).toBe('/Container/CarManager');
+    expect(q.get('preQuery')).toBe('tab=2');
+    expect(await sessionCount(manager.userId)).toBe(sessionsBefore + 1);
+
+    const self = await t.app.inject({
+      method: 'GET',
+      url: '/v1/tenant/users/self',
+      headers: { authorization: `Bearer ${q.get('token')}` },
+    });
+    expect(self.statusCode).toBe(200);
+    expect(self.json().id).toBe(manager.userId);
+    expect(q.get('ujwt')).toMatch(/^ey/);
+    expect(q.get('ujwt')).not.toBe(q.get('token'));
+
+    // The callback is single use: replaying it opens nothing.
+    const replay = await t.app.inject({ method: 'GET', url: callback });
+    expect(new URL(replay.headers.location as string, PUBLIC_URL).searchParams.get('oidcError')).toBe('oidc.expired');
+    expect(await sessionCount(manager.userId)).toBe(sessionsBefore + 1);
+
+    // The tokens of the redirect never reach the log.
+    await t.app.inject({ method: 'GET', url: `/Login?${q}` });
+    const log = logLines.join('');
+    expect(log).toContain('/v1/control/oidc/callback');
+    expect(log).not.toContain(q.get('token') as string);
+    expect(log).not.toContain(q.get('ujwt') as string);
+    expect(log).not.toContain(new URL(callback, PUBLIC_URL).searchParams.get('code') as string);
+
+    // Unlinked, the same identity is refused again.
+    const unlink = await t.app.inject({ method: 'DELETE', url: '/v1/control/oidc/link', headers: { authorization: manager.auth } });
+    expect(unlink.statusCode).toBe(204);
+    expect((await roundTrip()).location.searchParams.get('oidcError')).toBe('oidc.not-linked');
+  });
+
+  it('will not link one identity to two accounts', async () => {
+    const a = await activeTenant(t);
+    const b = await activeTenant(t);
+    provider.subject = `shared-${randomBytes(4).toString('hex')}`;
+    expect((await roundTrip({ auth: a.auth })).location.searchParams.get('oidc')).toBe('linked');
+    const second = await roundTrip({ auth: b.auth });
+    expect(second.location.searchParams.get('oidcError')).toBe('oidc.already-linked');
+    const r = await t.app.inject({ method: 'GET', url: '/v1/control/oidc/link', headers: { authorization: b.auth } });
+    expect(r.json().linked).toBe(false);
+  });
+
+  it('rejects an ID token not signed by the provider’s published key, or carrying another nonce', async () => {
+    const manager = await activeTenant(t);
+    provider.subject = `bob-${randomBytes(4).toString('hex')}`;
+    await roundTrip({ auth: manager.auth });
+    const sessions = await sessionCount(manager.userId);
+
+    provider.signWith = (await generateKeyPair('RS256')).privateKey;
+    try {
+      expect((await roundTrip()).location.searchParams.get('oidcError')).toBe('oidc.failed');
+    } finally {
+      provider.signWith = null;
+    }
+    provider.nonceOverride = 'not-the-nonce';
+    try {
+      expect((await roundTrip()).location.searchParams.get('oidcError')).toBe('oidc.failed');
+    } finally {
+      provider.nonceOverride = null;
+    }
+    expect(await sessionCount(manager.userId)).toBe(sessions);
+    // With everything right again, the same identity gets in.
+    expect((await roundTrip()).location.searchParams.get('token')).toBeTruthy();
+  });
+
+  it('refuses a callback with an unknown state without calling the provider', async () => {
+    const calls = provider.tokenCalls;
+    const r = await t.app.inject({ method: 'GET', url: '/v1/control/oidc/callback?code=abc&state=forged' });
+    expect(new URL(r.headers.location as string, PUBLIC_URL).searchParams.get('oidcError')).toBe('oidc.expired');
+    expect(provider.tokenCalls).toBe(calls);
+  });
+
+  it('a pending-review tenant gets its review code, not a session', async () => {
+    const manager = await activeTenant(t);
+    provider.subject = `carol-${randomBytes(4).toString('hex')}`;
+    await roundTrip({ auth: manager.auth });
+    await t.database.raw.query('update tenants set status = 0 where id = $1', [manager.tenantId]);
+    expect((await roundTrip()).location.searchParams.get('oidcError')).toBe('iot-tenant.10016');
+  });
+});
+
+describe('OIDC configuration', () => {
+  it('takes issuer, client id and secret together, naming what is missing or wrong', () => {
+    expect(loadConfig({}).oidc).toBeNull();
+    const ok = loadConfig({ OIDC_ISSUER: 'https://id.example.com/', OIDC_CLIENT_ID: 'c', OIDC_CLIENT_SECRET: 's', OIDC_NAME: 'SSO' });
+    expect(ok.oidc).toEqual({ issuer: 'https://id.example.com', clientId: 'c', clientSecret: 's', name: 'SSO' });
+    const missing = () => loadConfig({ OIDC_ISSUER: 'https://id.example.com', OIDC_CLIENT_ID: 'c' });
+    expect(missing).toThrow(ConfigError);
+    expect(missing).toThrow(/^OIDC_CLIENT_SECRET: /);
+    expect(() => loadConfig({ OIDC_CLIENT_SECRET: 's' })).toThrow(/^OIDC_ISSUER: /);
+    expect(() => loadConfig({ OIDC_ISSUER: 'ftp://id.example.com', OIDC_CLIENT_ID: 'c', OIDC_CLIENT_SECRET: 's' })).toThrow(
+      /^OIDC_ISSUER: /,
+    );
+  });
+});

@@ -1,0 +1,132 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.ts';
+import { createTestApp, loginAdmin, type TestApp } from './helper.ts';
+
+describe('foundation', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('reports health of database and broker', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/v1/health' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ status: 'ok', db: 'up', broker: 'up' });
+  });
+
+  it('answers on /api as well as /v1', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/health' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().db).toBe('up');
+  });
+
+  it('serves an OpenAPI document generated from the schemas', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/v1/docs/json' });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json();
+    expect(doc.openapi).toMatch(/^3\./);
+    expect(doc.paths['/v1/health']).toBeDefined();
+    expect(doc.paths['/v1/control/sessions'].post.requestBody).toBeDefined();
+  });
+
+  it('refuses a protected path without a token with http.401', async () => {
+    const res = await t.app.inject({ method: 'DELETE', url: '/v1/control/sessions/123' });
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual({ code: 'http.401', message: expect.any(String) });
+  });
+
+  it('refuses a forged token', async () => {
+    const res = await t.app.inject({ method: 'DELETE', url: '/v1/control/sessions/123', headers: { authorization: 'Bearer abc.def.ghi' } });
+    expect(res.statusCode).toBe(401);
+  });
+
+  it('answers unknown API paths with a 404 body of the error contract', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/v1/nothing-here' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json().code).toBe('http.404');
+  });
+
+  it('validates bodies with a 400 of the error contract', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/v1/control/sessions', payload: { username: 1 } });
+    expect(res.statusCode).toBe(400);
+    const body = res.json();
+    const first = Array.isArray(body) ? body[0] : body;
+    expect(first.code).toBe('http.400');
+    expect(JSON.stringify(body)).not.toMatch(/at .*\.ts/);
+  });
+
+  it('logs the system manager in and out; a revoked token is refused', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v1/control/sessions',
+      payload: { username: 'admin', password: 'Admin-Test-1234', type: 1 },
+    });
+    expect(res.statusCode).toBe(200);
+    const { token, ujwt, session_id } = res.json();
+    expect(token).not.toBe(ujwt);
+    const out = await t.app.inject({
+      method: 'DELETE',
+      url: `/v1/control/sessions/${session_id}`,
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(out.statusCode).toBe(204);
+    const again = await t.app.inject({
+      method: 'DELETE',
+      url: `/v1/control/sessions/${session_id}`,
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(again.statusCode).toBe(401);
+  });
+
+  it('answers a wrong password without telling whether the user exists', async () => {
+    const wrongUser = await t.app.inject({
+      method: 'POST',
+      url: '/v1/control/sessions',
+      payload: { username: 'nobody', password: 'x', type: 1 },
+    });
+    const wrongPass = await t.app.inject({
+      method: 'POST',
+      url: '/v1/control/sessions',
+      payload: { username: 'admin', password: 'x', type: 1 },
+    });
+    expect(wrongUser.statusCode).toBe(401);
+    expect(wrongPass.statusCode).toBe(401);
+    expect(wrongUser.json()).toEqual(wrongPass.json());
+    // a good login clears the failure count
+    await loginAdmin(t.app);
+  });
+});
+
+describe('config', () => {
+  it('has the documented defaults', () => {
+    const c = loadConfig({}, '/srv');
+    expect(c.port).toBe(8080);
+    expect(c.mqttPort).toBe(1883);
+    expect(c.dataDir).toBe('/srv/data');
+    expect(c.databaseUrl).toBeNull();
+    expect(c.mqttUrl).toBeNull();
+  });
+
+  it.each([
+    ['PORT', 'eighty'],
+    ['MQTT_PORT', '70000'],
+    ['DATABASE_URL', 'mysql://x'],
+    ['MQTT_URL', 'not a url'],
+    ['SMTP_URL', 'http://mail'],
+    ['PUBLIC_URL', 'ftp://x'],
+    ['LOGGERHEAD_ADMIN_PASSWORD', 'short'],
+  ])('refuses a wrong %s naming the variable', (name, value) => {
+    let err: unknown;
+    try {
+      loadConfig({ [name]: value });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ConfigError);
+    expect((err as ConfigError).variable).toBe(name);
+    expect((err as Error).message).toContain(name);
+  });
+});

@@ -1,0 +1,134 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { upTopic } from '@loggerhead/can/protocol/topics.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { type Database, openDatabase } from '../src/db/client.ts';
+import { migrate } from '../src/db/migrate.ts';
+import { ADMIN_PASSWORD, openTestDatabase } from './helper.ts';
+import { batch, connectDevice } from './ingest.helpers.ts';
+import { deviceId } from './things.fixtures.ts';
+
+const BIN = path.resolve(import.meta.dirname, '../bin/loggerhead.mjs');
+// Recent data: the retention sweep at start must keep it.
+const T0 = (Date.now() - 3_600_000) * 1000;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const p = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(p));
+    });
+  });
+}
+
+function startServer(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    const t = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 60_000);
+    const on = (d: Buffer) => {
+      out += d.toString();
+      if (out.includes('is running')) {
+        clearTimeout(t);
+        resolve(child);
+      }
+    };
+    child.stdout?.on('data', on);
+    child.stderr?.on('data', on);
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${out}`)));
+  });
+}
+
+const exited = (c: ChildProcess) => new Promise<void>((r) => (c.exitCode !== null || c.signalCode ? r() : c.once('exit', () => r())));
+
+describe('crash safety', () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lh-crash-'));
+  let drop: (() => Promise<void>) | null = null;
+  const children: ChildProcess[] = [];
+  afterAll(async () => {
+    for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+    await drop?.();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('loses no acknowledged batch when the server is killed mid-stream and restarted', async () => {
+    // The database: the PostgreSQL test server when set, else PGlite files in DATA_DIR.
+    let url = '';
+    let db: Database;
+    if (process.env.TEST_DATABASE_URL) {
+      const t = await openTestDatabase();
+      db = t.database;
+      url = t.url ?? '';
+      drop = t.drop;
+    } else db = await openDatabase({ url: null, dataDir });
+    await migrate(db.raw);
+    const tenant = await db.raw.query<{ id: string }>(`insert into tenants (name) values ('crash') returning id`);
+    const type = await db.raw.query<{ id: string }>(`select id from device_types where name = 'CANDTU-200'`);
+    const dev = deviceId();
+    const thing = await db.raw.query<{ id: string }>(
+      `insert into things (tenant_id, third_things_id, name, info_model_id, things_key) values ($1,$2,'crash',$3,'k3y') returning id`,
+      [tenant.rows[0].id, dev, type.rows[0].id],
+    );
+    await db.close();
+
+    const mqttPort = await freePort();
+    const env = {
+      ...process.env,
+      DATA_DIR: dataDir,
+      DATABASE_URL: url,
+      PORT: '0',
+      MQTT_PORT: String(mqttPort),
+      HOST: '127.0.0.1',
+      LOGGERHEAD_ADMIN_PASSWORD: ADMIN_PASSWORD,
+      LOG_LEVEL: 'silent',
+      WEB_DIR: '',
+      EXPERIENCE: 'false',
+      MQTT_URL: '',
+    };
+    let server = await startServer(env);
+    children.push(server);
+
+    const acked = new Set<number>();
+    const client = await connectDevice(`mqtt://127.0.0.1:${mqttPort}`, dev, 'k3y');
+    let stop = false;
+    client.on('close', () => {
+      stop = true;
+    });
+    // Ten batches in flight at a time, like a logger with a send window.
+    let seq = 0;
+    const sendMore = () => {
+      while (!stop && seq - acked.size < 10 && seq < 100_000) {
+        const s = ++seq;
+        client.publish(upTopic(dev, 'frames'), batch(s, T0 + s * 1000_000, 500), { qos: 1 }, (err) => {
+          if (!err) acked.add(s);
+          sendMore();
+        });
+      }
+    };
+    sendMore();
+    while (acked.size < 40) await new Promise((r) => setTimeout(r, 10));
+    server.kill('SIGKILL');
+    await exited(server);
+    stop = true;
+    client.end(true);
+    const ackedAtKill = [...acked];
+    expect(ackedAtKill.length).toBeGreaterThanOrEqual(40);
+
+    server = await startServer(env);
+    children.push(server);
+    server.kill('SIGTERM');
+    await exited(server);
+
+    const check = await openDatabase({ url: url || null, dataDir });
+    const { rows } = await check.raw.query<{ seq: number }>('select seq::int as seq from frame_chunks where things_id = $1', [
+      thing.rows[0].id,
+    ]);
+    await check.close();
+    const stored = new Set(rows.map((r) => r.seq));
+    expect(ackedAtKill.filter((s) => !stored.has(s))).toEqual([]);
+    expect(rows.length).toBe(stored.size);
+  }, 240_000); // two server starts on PGlite files
+});

@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { createTestApp, type TestApp } from './helper.ts';
+import { makeSubUser, makeTenant, type TenantFixture } from './things.fixtures.ts';
+
+let t: TestApp;
+let a: TenantFixture;
+let port: number;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  a = await makeTenant(t);
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  port = (t.app.server.address() as { port: number }).port;
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+/** Opens the socket and collects what it receives; resolves once the server said it is ready. */
+async function open(token: string) {
+  const ws = new WebSocket(`ws://127.0.0.1:${port}/v1/messages/live?token=${token}`);
+  const got: { t: string; unread?: number; code?: string }[] = [];
+  const waiters: (() => void)[] = [];
+  ws.on('message', (raw) => {
+    got.push(JSON.parse(String(raw)));
+    for (const w of waiters.splice(0)) w();
+  });
+  const next = async (pred: (m: (typeof got)[number]) => boolean) => {
+    for (;;) {
+      const m = got.find(pred);
+      if (m) return m;
+      await new Promise<void>((r) => waiters.push(r));
+    }
+  };
+  return { ws, got, next };
+}
+
+describe('message push', () => {
+  it("pushes the user's unread count when a message arrives and when it is read, and only to that user", async () => {
+    const sub = await makeSubUser(t, a, []);
+    const me = await open(a.auth.slice('Bearer '.length));
+    const other = await open(sub.auth.slice('Bearer '.length));
+    await me.next((m) => m.t === 'ready');
+    await other.next((m) => m.t === 'ready');
+
+    const msg = await t.app.ctx.messages.send(a.tenantId, a.managerId, { title: 'Alarm', content: 'x', type: 'alert', reminderMode: 1 });
+    expect(await me.next((m) => m.t === 'unread')).toEqual({ t: 'unread', unread: 1 });
+
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: `/v1/tenant/tenants/${a.tenantId}/users/${a.managerId}/message`,
+      headers: { authorization: a.auth },
+      payload: { user_message_id: msg.id, read_status: 1 },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await me.next((m) => m.t === 'unread' && m.unread === 0)).toEqual({ t: 'unread', unread: 0 });
+    expect(other.got.filter((m) => m.t === 'unread')).toEqual([]);
+    me.ws.close();
+    other.ws.close();
+  });
+
+  it('refuses a socket without a valid session', async () => {
+    const bad = await open('forged');
+    expect(await bad.next((m) => m.t === 'error')).toMatchObject({ code: 'http.401' });
+  });
+});

@@ -1,0 +1,51 @@
+import { ApiError, CANCELED, isCanceled } from './api-error.ts';
+
+type Translate = (key: string, opts?: { defaultValue?: string }) => string;
+
+/**
+ * The text shown for an error (spec §8): the translation of its code, else the
+ * server's message, else "error unknown". A 5xx never shows server internals.
+ */
+export function errorText(err: unknown, t: Translate, has: (key: string) => boolean): string {
+  if (!(err instanceof ApiError)) return t('errors.unknown');
+  const first = err.errors[0];
+  const code = first?.code ?? '';
+  for (const candidate of codeCandidates(code, err.status)) {
+    if (has(`errors.${candidate}`)) return t(`errors.${candidate}`);
+  }
+  if (err.status >= 500) return t(`errors.http.${err.status}`, { defaultValue: t('errors.unknown') });
+  if (first?.message && first.message !== CANCELED) return first.message;
+  return t('errors.unknown');
+}
+
+/** `iot-http.409` and `http.409` name the same thing; an unknown code falls back to its status. */
+function codeCandidates(code: string, status: number): string[] {
+  const out = [code];
+  if (code.startsWith('iot-')) out.push(code.slice(4));
+  else out.push(`iot-${code}`);
+  if (status && !code.startsWith('http.') && !/^(iot-)?http\./.test(code)) out.push(`http.${status}`);
+  return out.filter((c, i) => c && out.indexOf(c) === i);
+}
+
+export interface Notifier {
+  error: (text: string) => void;
+}
+
+let notifier: Notifier = { error: (text) => console.error(text) };
+let translate: { t: Translate; has: (key: string) => boolean } = { t: (k) => k, has: () => false };
+
+/** The app plugs in Ant Design's message API and the i18n instance once they exist. */
+export function configureErrorFunnel(opts: { notifier?: Notifier; t?: Translate; has?: (key: string) => boolean }): void {
+  if (opts.notifier) notifier = opts.notifier;
+  if (opts.t && opts.has) translate = { t: opts.t, has: opts.has };
+}
+
+/**
+ * The one error funnel: every failed call that nobody handled on the spot ends here.
+ * Aborted requests are ignored; a 401 has already sent the browser to /Login.
+ */
+export function reportError(err: unknown): void {
+  if (isCanceled(err)) return;
+  if (err instanceof ApiError && err.status === 401 && err.kind === 'http') return;
+  notifier.error(errorText(err, translate.t, translate.has));
+}

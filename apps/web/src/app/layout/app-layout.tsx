@@ -1,0 +1,43 @@
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { CapacityRequestDialog } from '../../features/capacity/components/capacity-request-dialog.tsx';
+import { useSession } from '../../session/use-session.ts';
+import { AnnouncementBar } from './announcement-bar.tsx';
+import { AppFooter } from './app-footer.tsx';
+import { AppHeader } from './app-header.tsx';
+import { PageOutlet } from './page-outlet.tsx';
+import { UpgradeNoticeDialog } from './upgrade-notice-dialog.tsx';
+import { useNotices } from './use-notices.ts';
+
+/** The shared layout of every /Container route: header (+ announcement), page, footer. */
+export function AppLayout() {
+  const { t } = useTranslation();
+  const session = useSession();
+  const [capacityRequest, setCapacityRequest] = useState(false);
+  const { notice, upgrade, close, neverShow } = useNotices(session.userId);
+  const brand = session.customization.systemName || session.config?.cloudname || t('common.brand.default');
+
+  // Spec §1: the page title is the tenant's system name or the platform name.
+  useEffect(() => {
+    document.title = brand;
+  }, [brand]);
+
+  return (
+    <div className={`lh-app${notice ? ' lh-app--notice' : ''}`}>
+      <header className="lh-header" data-testid="app-header">
+        <AppHeader session={session} brand={brand} onCapacityRequest={() => setCapacityRequest(true)} />
+        <AnnouncementBar notice={notice} onClose={() => notice && close(notice.id)} onNeverShow={() => notice && neverShow(notice)} />
+      </header>
+      <main className="lh-content">
+        <PageOutlet role={session.role} settled={session.settled} />
+      </main>
+      <AppFooter customization={session.customization} />
+      <UpgradeNoticeDialog
+        notice={upgrade}
+        onClose={() => upgrade && close(upgrade.id)}
+        onNeverShow={() => upgrade && neverShow(upgrade)}
+      />
+      <CapacityRequestDialog open={capacityRequest} onClose={() => setCapacityRequest(false)} />
+    </div>
+  );
+}

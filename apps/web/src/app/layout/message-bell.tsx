@@ -1,0 +1,130 @@
+import { BellOutlined } from '@ant-design/icons';
+import type { UserMessage } from '@loggerhead/contract/schemas/message.ts';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Badge, Button, Empty, List, Modal, Pagination, Popconfirm, Popover, Space, Typography } from 'antd';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatDateTime } from '../../lib/format.ts';
+import { messagePageQuery, shellApi, shellKeys, unreadMessagesQuery } from './shell.queries.ts';
+import { useMessagePush } from './use-message-push.ts';
+
+const light = { color: 'rgba(255,255,255,0.85)' };
+
+/**
+ * The message bell (spec §2, §4): unread badge, the inbox ten at a time, mark all read,
+ * delete all (after confirmation). Opening a message marks it read; an unread
+ * dialog-mode message pops up by itself and is marked read.
+ */
+export function MessageBell({ tenantId, userId }: { tenantId: string | null; userId: string | null }) {
+  const { t } = useTranslation();
+  const qc = useQueryClient();
+  const [open, setOpen] = useState(false);
+  const [page, setPage] = useState(1);
+  const [shown, setShown] = useState<UserMessage | null>(null);
+  const unread = useQuery(unreadMessagesQuery(tenantId, userId));
+  useMessagePush(tenantId, userId);
+  const inbox = useQuery({ ...messagePageQuery(tenantId, userId, page), enabled: open && Boolean(tenantId && userId) });
+
+  const update = useMutation({
+    mutationFn: (body: { user_message_id?: string; update_all?: boolean; read_status: 1 | 2 }) =>
+      shellApi.updateMessages(tenantId ?? '', userId ?? '', body),
+    onSuccess: () => qc.invalidateQueries({ queryKey: shellKeys.messages() }),
+  });
+
+  const show = (m: UserMessage) => {
+    setShown(m);
+    if (m.read_status === 0) update.mutate({ user_message_id: m.id, read_status: 1 });
+  };
+
+  // A dialog-mode message pops up once it arrives (spec §3 reminderMode 2).
+  const popup = unread.data?.list.find((m) => m.reminderMode === 2);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: react to a new pop-up message only, not to every refetch
+  useEffect(() => {
+    if (popup && !shown) show(popup);
+  }, [popup?.id]);
+
+  const count = unread.data?.unread ?? 0;
+  const list = inbox.data?.list ?? [];
+  const content = (
+    <div className="lh-messages" data-testid="message-list">
+      {list.length === 0 ? (
+        <Empty description={t('app.header.noMessages')} image={Empty.PRESENTED_IMAGE_SIMPLE} />
+      ) : (
+        <List
+          size="small"
+          loading={inbox.isFetching}
+          dataSource={list}
+          renderItem={(m) => (
+            <List.Item
+              className="lh-messages__item"
+              onClick={() => {
+                setOpen(false);
+                show(m);
+              }}
+            >
+              <List.Item.Meta
+                title={
+                  <Space size={6}>
+                    {m.read_status === 0 && <Badge status="processing" />}
+                    <Typography.Text strong={m.read_status === 0} ellipsis style={{ maxWidth: 260 }}>
+                      {m.messageTitle}
+                    </Typography.Text>
+                  </Space>
+                }
+                description={formatDateTime(m.send_time)}
+              />
+            </List.Item>
+          )}
+        />
+      )}
+      {(inbox.data?.total ?? 0) > 10 && (
+        <Pagination size="small" current={page} pageSize={10} total={inbox.data?.total} onChange={setPage} showSizeChanger={false} />
+      )}
+      <div className="lh-messages__actions">
+        <Button size="small" disabled={count === 0} onClick={() => update.mutate({ update_all: true, read_status: 1 })}>
+          {t('app.messages.markAllRead')}
+        </Button>
+        <Popconfirm
+          title={t('app.messages.deleteAllConfirm')}
+          okText={t('common.action.ok')}
+          cancelText={t('common.action.cancel')}
+          onConfirm={() => update.mutateAsync({ update_all: true, read_status: 2 })}
+        >
+          <Button size="small" danger disabled={list.length === 0}>
+            {t('app.messages.deleteAll')}
+          </Button>
+        </Popconfirm>
+      </div>
+    </div>
+  );
+
+  return (
+    <>
+      <Popover
+        trigger="click"
+        placement="bottomRight"
+        title={t('app.header.messages')}
+        content={content}
+        open={open}
+        onOpenChange={setOpen}
+      >
+        <Badge count={count} size="small" offset={[-4, 4]}>
+          <Button type="text" style={light} icon={<BellOutlined />} aria-label={t('app.header.messages')} data-testid="message-bell" />
+        </Badge>
+      </Popover>
+      <Modal
+        open={shown !== null}
+        title={shown?.messageTitle}
+        onCancel={() => setShown(null)}
+        footer={
+          <Button type="primary" onClick={() => setShown(null)}>
+            {t('common.action.close')}
+          </Button>
+        }
+      >
+        <Typography.Paragraph type="secondary">{formatDateTime(shown?.send_time)}</Typography.Paragraph>
+        <Typography.Paragraph style={{ whiteSpace: 'pre-wrap' }}>{shown?.messageContent}</Typography.Paragraph>
+      </Modal>
+    </>
+  );
+}

@@ -1,0 +1,53 @@
+import { Result, Spin } from 'antd';
+import { Activity, type ReactNode, Suspense, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { type UIMatch, useMatches, useOutlet } from 'react-router';
+import type { Role } from '../../session/menus.ts';
+import type { RouteHandle } from '../routes.ts';
+
+/**
+ * Renders the page of the current route. Pages marked `keepAlive` (HomePage and
+ * CarManager, spec §2) stay mounted but hidden after the user leaves them, so lists,
+ * filters and scroll positions are still there on return.
+ */
+export function PageOutlet({ role, settled }: { role: Role; settled: boolean }) {
+  const { t } = useTranslation();
+  const outlet = useOutlet();
+  const matches = useMatches() as UIMatch<unknown, RouteHandle | undefined>[];
+  const leaf = matches[matches.length - 1];
+  const handle = leaf?.handle;
+  const cache = useRef(new Map<string, { path: string; element: ReactNode }>());
+  const spin = <Spin style={{ display: 'block', margin: '80px auto' }} />;
+
+  let page: ReactNode = outlet;
+  if (handle?.systemManagerOnly && role !== 'system-manager') {
+    page = settled ? (
+      <div data-testid="forbidden">
+        <Result status="403" title={t('app.forbidden.title')} subTitle={t('app.forbidden.text')} />
+      </div>
+    ) : (
+      spin
+    );
+  }
+
+  const current = handle?.keepAlive && leaf ? leaf.id : null;
+  if (current && leaf) cache.current.set(current, { path: leaf.pathname, element: outlet });
+
+  // Each page sits in a marked box, so tests and styles can find the page of a route whatever it renders.
+  return (
+    <>
+      {[...cache.current].map(([id, { path, element }]) => (
+        <Activity key={id} mode={id === current ? 'visible' : 'hidden'}>
+          <div className="lh-page" data-testid="page" data-route={path}>
+            {element}
+          </div>
+        </Activity>
+      ))}
+      {current === null && (
+        <div className="lh-page" data-testid="page" data-route={leaf?.pathname}>
+          <Suspense fallback={spin}>{page}</Suspense>
+        </div>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,84 @@
+import type { Usage } from '@loggerhead/contract/schemas/billing.ts';
+import type { UserMessagePage } from '@loggerhead/contract/schemas/message.ts';
+import type { Notice } from '@loggerhead/contract/schemas/notice.ts';
+import { queryOptions } from '@tanstack/react-query';
+import { api } from '../../api/client.ts';
+
+/** Spec §9: messages are polled every minute. */
+export const MESSAGE_POLL_MS = 60_000;
+const NOTICE_POLL_MS = 5 * 60_000;
+/** Spec §9: the over-capacity flag is polled every 5 minutes. */
+export const USAGE_POLL_MS = 300_000;
+
+export const shellKeys = {
+  all: ['shell'] as const,
+  notices: (userId: string | null) => [...shellKeys.all, 'notices', userId] as const,
+  messages: () => [...shellKeys.all, 'messages'] as const,
+  unread: (tenantId: string | null, userId: string | null) => [...shellKeys.messages(), 'unread', tenantId, userId] as const,
+  messagePage: (tenantId: string | null, userId: string | null, page: number) =>
+    [...shellKeys.messages(), 'page', tenantId, userId, page] as const,
+  usage: (tenantId: string | null) => [...shellKeys.all, 'usage', tenantId] as const,
+};
+
+const messageUrl = (tenantId: string, userId: string) =>
+  `/tenant/tenants/${encodeURIComponent(tenantId)}/users/${encodeURIComponent(userId)}/message`;
+
+export const shellApi = {
+  activeNotices: (userId: string, signal?: AbortSignal) =>
+    api.get<Notice[]>(`/out-web/notice/user/${encodeURIComponent(userId)}`, { signal, query: { currentTime: Date.now() } }),
+  hideNotice: (noticeId: string, userId: string) =>
+    api.put<unknown>(`/out-web/notice/${encodeURIComponent(noticeId)}/user/${encodeURIComponent(userId)}`, { noLongerShow: true }),
+  messages: (
+    tenantId: string,
+    userId: string,
+    query: { current_page: number; page_size: number; read_status: number },
+    signal?: AbortSignal,
+  ) => api.get<UserMessagePage>(messageUrl(tenantId, userId), { signal, query }),
+  updateMessages: (tenantId: string, userId: string, body: { user_message_id?: string; update_all?: boolean; read_status: 0 | 1 | 2 }) =>
+    api.put<{ updated: number; unread: number }>(messageUrl(tenantId, userId), body),
+  usage: (tenantId: string, signal?: AbortSignal) =>
+    api.get<Usage>(`/data-mgmt/tenants/${encodeURIComponent(tenantId)}/usage`, { signal, timeout: 120_000 }),
+};
+
+/** The announcements that apply to this user now (both kinds); failures leave the bar hidden. */
+export const activeNoticesQuery = (userId: string | null) =>
+  queryOptions({
+    queryKey: shellKeys.notices(userId),
+    queryFn: ({ signal }) => (userId ? shellApi.activeNotices(userId, signal) : Promise.resolve([])),
+    enabled: Boolean(userId),
+    refetchInterval: NOTICE_POLL_MS,
+    meta: { silent: true },
+  });
+
+/**
+ * Unread messages, polled every minute (spec §9): the page carries the badge count, and
+ * its dialog-mode entries pop up (spec §4).
+ */
+export const unreadMessagesQuery = (tenantId: string | null, userId: string | null) =>
+  queryOptions({
+    queryKey: shellKeys.unread(tenantId, userId),
+    queryFn: ({ signal }) =>
+      tenantId && userId ? shellApi.messages(tenantId, userId, { current_page: 1, page_size: 10, read_status: 0 }, signal) : null,
+    enabled: Boolean(tenantId && userId),
+    refetchInterval: MESSAGE_POLL_MS,
+    meta: { silent: true },
+  });
+
+/** One page (10, spec §9) of the inbox, read and unread. */
+export const messagePageQuery = (tenantId: string | null, userId: string | null, page: number) =>
+  queryOptions({
+    queryKey: shellKeys.messagePage(tenantId, userId, page),
+    queryFn: ({ signal }) =>
+      tenantId && userId ? shellApi.messages(tenantId, userId, { current_page: page, page_size: 10, read_status: 3 }, signal) : null,
+    enabled: Boolean(tenantId && userId),
+  });
+
+/** Cloud-disk usage of the tenant (spec §2 capacity dialog; usage call time-out 120 s, spec §7). */
+export const usageQuery = (tenantId: string | null) =>
+  queryOptions({
+    queryKey: shellKeys.usage(tenantId),
+    queryFn: ({ signal }) => (tenantId ? shellApi.usage(tenantId, signal) : Promise.resolve(null)),
+    enabled: Boolean(tenantId),
+    refetchInterval: USAGE_POLL_MS,
+    meta: { silent: true },
+  });

@@ -1,0 +1,37 @@
+import { Button, Result, Spin } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { createBrowserRouter, Outlet, useRouteError } from 'react-router';
+import { setUnauthorizedHandler } from '../api/client.ts';
+import { buildRoutes } from './routes.ts';
+
+export function FullPageSpin() {
+  return (
+    <div style={{ minHeight: '100vh', display: 'flex', alignItems: 'center', justifyContent: 'center' }}>
+      <Spin size="large" />
+    </div>
+  );
+}
+
+function RouteError() {
+  const { t } = useTranslation();
+  const error = useRouteError();
+  console.error(error);
+  return (
+    <Result
+      status="error"
+      title={t('app.error.title')}
+      extra={
+        <Button type="primary" onClick={() => window.location.reload()}>
+          {t('app.error.reload')}
+        </Button>
+      }
+    />
+  );
+}
+
+export const router = createBrowserRouter(buildRoutes({ Root: Outlet, Fallback: FullPageSpin, ErrorBoundary: RouteError }));
+
+// Spec §2: a 401 sends the browser to /Login (the client has already cleared the token).
+setUnauthorizedHandler(() => {
+  if (!router.state.location.pathname.toLowerCase().startsWith('/login')) void router.navigate('/Login', { replace: true });
+});

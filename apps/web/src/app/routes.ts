@@ -1,0 +1,87 @@
+import type { ComponentType } from 'react';
+import { type LoaderFunctionArgs, type RouteObject, redirect } from 'react-router';
+import { guardLoader } from './guard.ts';
+
+export interface RouteHandle {
+  /** Kept mounted (hidden) when the user navigates away (spec §2: HomePage and CarManager). */
+  keepAlive?: boolean;
+  /** Only platform system managers may open it (spec §2: SystemSetting). */
+  systemManagerOnly?: boolean;
+}
+
+type PageModule = { default: ComponentType };
+
+/** Every page is its own chunk, loaded on first visit. */
+function page(load: () => Promise<PageModule>, handle?: RouteHandle) {
+  return { lazy: async () => ({ Component: (await load()).default }), handle };
+}
+
+/** Old paths keep working: they forward to their new place with the same query. */
+function moved(to: string) {
+  return { loader: ({ request }: LoaderFunctionArgs) => redirect(to + new URL(request.url).search) };
+}
+
+export const CONTAINER_ROUTES: RouteObject[] = [
+  { index: true, loader: () => redirect('/Container/HomePage') },
+  { path: 'HomePage', ...page(() => import('../features/home/pages/home.page.tsx'), { keepAlive: true }) },
+  { path: 'HomePage/DeviceDetails', ...page(() => import('../features/device/pages/device-details.page.tsx')) },
+  { path: 'CarManager', ...page(() => import('../features/car/pages/car-manager.page.tsx'), { keepAlive: true }) },
+  { path: 'CarManager/CarDetails', ...page(() => import('../features/car/pages/car-details.page.tsx')) },
+  { path: 'DBCManager', ...page(() => import('../features/dbc/pages/dbc-manager.page.tsx')) },
+  { path: 'DBCImportPage', ...page(() => import('../features/dbc/pages/dbc-import.page.tsx')) },
+  { path: 'ECUManager', ...page(() => import('../features/ecu/pages/ecu-manager.page.tsx')) },
+  { path: 'BreakdownCodeManager', ...page(() => import('../features/ecu/pages/breakdown-code-manager.page.tsx')) },
+  { path: 'EditTriggerRule', ...page(() => import('../features/trigger/pages/edit-trigger-rule.page.tsx')) },
+  { path: 'WorkOrderList', ...page(() => import('../features/workorder/pages/work-order-list.page.tsx')) },
+  { path: 'HandleWorkOrder', ...page(() => import('../features/workorder/pages/handle-work-order.page.tsx')) },
+  { path: 'WorkOrderDetail', ...page(() => import('../features/workorder/pages/work-order-detail.page.tsx')) },
+  { path: 'UserManager/SubuserManagement', ...page(() => import('../features/user/pages/subuser-management.page.tsx')) },
+  { path: 'UserManager/Log', ...page(() => import('../features/user/pages/operation-log.page.tsx')) },
+  { path: 'UserManager/SystemConfig', ...page(() => import('../features/user/pages/system-config.page.tsx')) },
+  { path: 'UserManager/UserCenter', ...page(() => import('../features/user/pages/user-center.page.tsx')) },
+  {
+    path: 'SystemManager/SystemSetting',
+    ...page(() => import('../features/system/pages/system-setting.page.tsx'), { systemManagerOnly: true }),
+  },
+  { path: 'DeviceTypeList', ...page(() => import('../features/device-type/pages/device-type-list.page.tsx')) },
+  { path: 'DeviceTypeDetails', ...page(() => import('../features/device-type/pages/device-type-details.page.tsx')) },
+  { path: 'TestManager', ...page(() => import('../features/test/pages/test-manager.page.tsx')) },
+  { path: 'EFenceManager', ...page(() => import('../features/efence/pages/efence-manager.page.tsx')) },
+  { path: 'EFenceManager/EFenceEditor', ...page(() => import('../features/efence/pages/efence-editor.page.tsx')) },
+  // The older side-list entries (spec §2).
+  { path: 'Home/HomePage', ...moved('/Container/HomePage') },
+  { path: 'Device/DeviceList', ...moved('/Container/HomePage') },
+  { path: 'Data/RealTimeData', ...moved('/Container/HomePage/DeviceDetails') },
+  { path: 'Data/HistoricalData', ...moved('/Container/HomePage/DeviceDetails') },
+  { path: 'User/UserCenter', ...moved('/Container/UserManager/UserCenter') },
+  { path: '*', lazy: async () => ({ Component: (await import('./layout/not-found.tsx')).NotFound }) },
+];
+
+/** The whole route tree; components come from `router.tsx` so this table stays importable in tests. */
+export function buildRoutes(shell: { Root: ComponentType; Fallback: ComponentType; ErrorBoundary: ComponentType }): RouteObject[] {
+  return [
+    {
+      id: 'root',
+      loader: guardLoader,
+      // The guard runs on every navigation, not only when the root's params change.
+      shouldRevalidate: () => true,
+      Component: shell.Root,
+      HydrateFallback: shell.Fallback,
+      ErrorBoundary: shell.ErrorBoundary,
+      children: [
+        { index: true, loader: () => redirect('/Container/HomePage') },
+        { path: 'Login', ...page(() => import('../features/auth/pages/login.page.tsx')) },
+        { path: 'Register', ...page(() => import('../features/auth/pages/register.page.tsx')) },
+        { path: 'ForgetPassword', ...page(() => import('../features/auth/pages/forget-password.page.tsx')) },
+        { path: 'doc', ...page(() => import('../features/doc/pages/doc.page.tsx')) },
+        { path: 'Watch', ...page(() => import('../features/watch/pages/watch.page.tsx')) },
+        {
+          path: 'Container',
+          lazy: async () => ({ Component: (await import('./layout/app-layout.tsx')).AppLayout }),
+          children: CONTAINER_ROUTES,
+        },
+        { path: '*', lazy: async () => ({ Component: (await import('./layout/not-found.tsx')).NotFound }) },
+      ],
+    },
+  ];
+}

@@ -1,0 +1,31 @@
+import type { UserConfigEntrySchema } from '@loggerhead/contract/schemas/accounts.ts';
+import { queryOptions } from '@tanstack/react-query';
+import type { z } from 'zod';
+import { api } from '../../api/client.ts';
+
+type UserConfigEntry = z.infer<typeof UserConfigEntrySchema>;
+
+/** Per-user column choices, stored through the user-self config API (spec §3, §7). */
+export const columnPrefsKeys = {
+  all: ['data-view', 'column-prefs'] as const,
+  table: (configKey: string) => [...columnPrefsKeys.all, configKey] as const,
+};
+
+export const columnPrefsApi = {
+  get: (configKey: string, signal?: AbortSignal) =>
+    api.get<UserConfigEntry[]>('/tenant/users/self/configs', { signal, query: { keys: configKey } }),
+  put: (configKey: string, props: string[]) =>
+    api.put<UserConfigEntry>('/tenant/users/self/configs', { key: configKey, value: JSON.stringify(props) }),
+};
+
+/** The saved value, or null; a failure only falls back to the default columns (spec §8). */
+export const columnPrefsQuery = (configKey: string) =>
+  queryOptions({
+    queryKey: columnPrefsKeys.table(configKey),
+    queryFn: async ({ signal }) => {
+      const list = await columnPrefsApi.get(configKey, signal).catch(() => []);
+      return list.find((e) => e.key === configKey)?.value ?? list[0]?.value ?? null;
+    },
+    staleTime: Number.POSITIVE_INFINITY,
+    meta: { silent: true },
+  });

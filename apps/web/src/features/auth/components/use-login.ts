@@ -1,0 +1,47 @@
+import type { LoginResponse } from '@loggerhead/contract/schemas/session.ts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { App } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { ApiError } from '../../../api/api-error.ts';
+import { errorText } from '../../../api/error-funnel.ts';
+import { startSession } from '../../../session/session.ts';
+
+export const HOME = '/Container/HomePage';
+
+/**
+ * Runs a login call, then loads the session and goes home (spec §4). Errors stay on
+ * the login page: a pending-review account gets its dialog, the rest a translated line.
+ */
+export function useLogin() {
+  const { t, i18n } = useTranslation();
+  const qc = useQueryClient();
+  const navigate = useNavigate();
+  const { modal } = App.useApp();
+  const [error, setError] = useState<string | null>(null);
+
+  const mutation = useMutation({
+    meta: { silent: true },
+    mutationFn: async ({ call, username }: { call: () => Promise<LoginResponse>; username: string }) => {
+      const res = await call();
+      await startSession(qc, res, username);
+    },
+    onMutate: () => setError(null),
+    onSuccess: () => navigate(HOME, { replace: true }),
+    onError: (e) => {
+      if (e instanceof ApiError && e.code === 'iot-tenant.10016') {
+        modal.info({ title: t('auth.pending.title'), content: t('auth.pending.text'), okText: t('common.action.ok') });
+        return;
+      }
+      setError(errorText(e, t, (k) => i18n.exists(k)));
+    },
+  });
+
+  return {
+    login: (username: string, call: () => Promise<LoginResponse>) => mutation.mutate({ username, call }),
+    pending: mutation.isPending,
+    error,
+    clearError: () => setError(null),
+  };
+}

@@ -1,0 +1,90 @@
+import { PlusOutlined } from '@ant-design/icons';
+import type { DeviceType } from '@loggerhead/contract/schemas/things.ts';
+import { useQuery } from '@tanstack/react-query';
+import { Button, Card, Input, Table, Tag, Typography } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { useSession } from '../../../session/use-session.ts';
+import { deviceTypesQuery } from '../api/device-type.api.ts';
+import { TypeFormDialog } from '../components/type-form-dialog.tsx';
+
+export const detailsPath = (id: string) => `/Container/DeviceTypeDetails?id=${encodeURIComponent(id)}`;
+
+/** Device types (spec §2 DeviceTypeList): the public types and the tenant's own; open one for its data schema. */
+export default function DeviceTypeListPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { tenantId } = useSession();
+  const list = useQuery(deviceTypesQuery(tenantId));
+  const [keyword, setKeyword] = useState('');
+  const [adding, setAdding] = useState(false);
+  const k = keyword.trim().toLowerCase();
+  const rows = (list.data ?? []).filter((d) => !k || d.name.toLowerCase().includes(k) || (d.display_name ?? '').toLowerCase().includes(k));
+
+  return (
+    <Card
+      variant="borderless"
+      title={
+        <Typography.Title level={4} style={{ margin: 0 }}>
+          {t('device-type.list.title')}
+        </Typography.Title>
+      }
+      extra={
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => setAdding(true)} data-testid="add-device-type">
+          {t('device-type.list.add')}
+        </Button>
+      }
+    >
+      <Input.Search
+        allowClear
+        placeholder={t('device-type.list.search')}
+        style={{ width: 280, marginBottom: 16 }}
+        onSearch={setKeyword}
+        onChange={(e) => !e.target.value && setKeyword('')}
+      />
+      <Table<DeviceType>
+        data-testid="device-type-table"
+        rowKey="id"
+        size="middle"
+        loading={list.isFetching && !list.data}
+        dataSource={rows}
+        pagination={{ pageSize: 10, showSizeChanger: true, pageSizeOptions: [10, 20, 30, 40, 50], size: 'small' }}
+        onRow={(d) => ({ onClick: () => navigate(detailsPath(d.id)), style: { cursor: 'pointer' } })}
+        columns={[
+          { key: 'index', title: t('device-type.col.index'), width: 64, align: 'center', render: (_v, _d, i) => i + 1 },
+          { key: 'name', title: t('device-type.col.name'), render: (_v, d) => <Typography.Link strong>{d.name}</Typography.Link> },
+          { key: 'display_name', title: t('device-type.col.displayName'), render: (_v, d) => d.display_name || '--' },
+          {
+            key: 'kind',
+            title: t('device-type.col.kind'),
+            render: (_v, d) => (d.thing_type === 1 ? t('device-type.kind.iot') : t('device-type.kind.can')),
+          },
+          {
+            key: 'channels',
+            title: t('device-type.col.channels'),
+            align: 'right',
+            render: (_v, d) => (d.thing_type === 1 ? '--' : d.can_channels),
+          },
+          {
+            key: 'public',
+            title: t('device-type.col.scope'),
+            render: (_v, d) =>
+              d.public ? <Tag color="blue">{t('device-type.scope.public')}</Tag> : <Tag>{t('device-type.scope.private')}</Tag>,
+          },
+          { key: 'description', title: t('device-type.col.description'), ellipsis: true, render: (_v, d) => d.description || '--' },
+          {
+            key: 'actions',
+            title: t('device-type.col.actions'),
+            render: (_v, d) => (
+              <Button type="link" size="small" onClick={() => navigate(detailsPath(d.id))}>
+                {t('device-type.action.schema')}
+              </Button>
+            ),
+          },
+        ]}
+      />
+      {tenantId && <TypeFormDialog tenantId={tenantId} open={adding} onClose={() => setAdding(false)} />}
+    </Card>
+  );
+}

@@ -1,0 +1,25 @@
+import { formatCanId, formatMicroTime, spacedHex } from '../../../components/data-view/can-text.ts';
+import { FLAG } from '../live/frame-ring.ts';
+
+type T = (key: string) => string;
+
+/** "Ext FD BRS" / "Std Remote" … the frame's kind in words of the current language. */
+export function frameKind(flags: number, t: T): string {
+  const parts = [flags & FLAG.ext ? t('device.frame.ext') : t('device.frame.std')];
+  if (flags & FLAG.fd) parts.push(flags & FLAG.brs ? 'FD BRS' : 'FD');
+  if (flags & FLAG.rtr) parts.push(t('device.frame.remote'));
+  if (flags & FLAG.err) parts.push(t('device.frame.error'));
+  return parts.join(' ');
+}
+
+export const frameDir = (flags: number, t: T) => (flags & FLAG.tx ? t('device.frame.tx') : t('device.frame.rx'));
+
+export const frameFlags = (f: { ext: boolean; fd: boolean; brs: boolean; rtr: boolean; err: boolean; tx: boolean }) =>
+  (f.ext ? FLAG.ext : 0) |
+  (f.fd ? FLAG.fd : 0) |
+  (f.brs ? FLAG.brs : 0) |
+  (f.rtr ? FLAG.rtr : 0) |
+  (f.err ? FLAG.err : 0) |
+  (f.tx ? FLAG.tx : 0);
+
+export { formatCanId, formatMicroTime, spacedHex };

@@ -1,0 +1,245 @@
+import { DownloadOutlined, PlusOutlined, ReloadOutlined, StarFilled, StarOutlined, UploadOutlined } from '@ant-design/icons';
+import type { Thing } from '@loggerhead/contract/schemas/things.ts';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { App, Button, Card, Checkbox, Flex, Input, Select, Space, Tooltip, Typography } from 'antd';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { type ChooserColumn, ColumnChooserTable } from '../../../components/data-view/column-chooser-table.tsx';
+import { saveBlob } from '../../../components/data-view/file-download.ts';
+import { Paginator } from '../../../components/data-view/paginator.tsx';
+import { firstPage, type PageState } from '../../../components/data-view/paging.ts';
+import { EMPTY, formatDateTime } from '../../../lib/format.ts';
+import { useSession } from '../../../session/use-session.ts';
+import { type DeviceFilters, homeApi } from '../api/home.api.ts';
+import { deviceListQuery, deviceTypesQuery, homeKeys } from '../api/home.queries.ts';
+import { AddDeviceDialog } from '../components/add-device-dialog.tsx';
+import { ChannelTags, OnlineState, SdCardState } from '../components/device-cells.tsx';
+import { DeviceKeyDialog } from '../components/device-key-dialog.tsx';
+import { ImportDevicesDialog } from '../components/import-devices-dialog.tsx';
+
+export const deviceDetailsPath = (id: string) => `/Container/HomePage/DeviceDetails?id=${encodeURIComponent(id)}`;
+
+/** Home page (spec §1, §2): the tenant's devices with their state, and adding devices. */
+export default function HomePage() {
+  const { t } = useTranslation();
+  const { message, modal } = App.useApp();
+  const navigate = useNavigate();
+  const qc = useQueryClient();
+  const { tenantId } = useSession();
+  const [filters, setFilters] = useState<DeviceFilters>({});
+  const [paging, setPaging] = useState<PageState>(firstPage());
+  const [adding, setAdding] = useState(false);
+  const [importing, setImporting] = useState(false);
+  const [keyOf, setKeyOf] = useState<Thing | null>(null);
+
+  const query = useMemo(() => ({ ...filters, current_page: paging.page, page_size: paging.size }), [filters, paging]);
+  const list = useQuery(deviceListQuery(tenantId, query));
+  const types = useQuery(deviceTypesQuery(tenantId));
+  const rows = list.data?.list ?? [];
+
+  const filter = (next: Partial<DeviceFilters>) => {
+    setFilters((f) => ({ ...f, ...next }));
+    setPaging((p) => firstPage(p.size));
+  };
+
+  const collect = useMutation({
+    mutationFn: (v: { id: string; collected: boolean }) => homeApi.setCollected(tenantId as string, v.id, v.collected),
+    onSuccess: () => qc.invalidateQueries({ queryKey: homeKeys.devices() }),
+  });
+  const remove = useMutation({
+    mutationFn: (id: string) => homeApi.remove(tenantId as string, id),
+    onSuccess: () => {
+      void message.success(t('home.delete.done'));
+      return qc.invalidateQueries({ queryKey: homeKeys.devices() });
+    },
+  });
+  const exportCsv = useMutation({
+    mutationFn: () => homeApi.exportCsv(tenantId as string, filters),
+    onSuccess: ({ blob, name }) => saveBlob(blob, name),
+  });
+
+  const confirmDelete = (thing: Thing) =>
+    modal.confirm({
+      title: t('home.delete.title'),
+      content: t('home.delete.confirm', { name: thing.name }),
+      okText: t('home.action.delete'),
+      okButtonProps: { danger: true },
+      cancelText: t('common.action.cancel'),
+      onOk: () => remove.mutateAsync(thing.id),
+    });
+
+  // Buttons inside a row must not also open the device.
+  const stop = (e: { stopPropagation: () => void }) => e.stopPropagation();
+
+  const columns: ChooserColumn<Thing>[] = [
+    {
+      key: 'collected',
+      title: t('home.col.collected'),
+      width: 72,
+      align: 'center',
+      render: (r) => (
+        <Tooltip title={r.collected ? t('home.action.uncollect') : t('home.action.collect')}>
+          <Button
+            type="text"
+            size="small"
+            aria-label={r.collected ? t('home.action.uncollect') : t('home.action.collect')}
+            aria-pressed={r.collected}
+            data-testid="collect-toggle"
+            icon={r.collected ? <StarFilled style={{ color: '#faad14' }} /> : <StarOutlined />}
+            onClick={(e) => {
+              stop(e);
+              collect.mutate({ id: r.id, collected: !r.collected });
+            }}
+          />
+        </Tooltip>
+      ),
+    },
+    {
+      key: 'name',
+      title: t('home.col.name'),
+      render: (r) => (
+        <Typography.Link strong data-testid="device-name">
+          {r.name}
+        </Typography.Link>
+      ),
+    },
+    {
+      key: 'third_things_id',
+      title: t('home.col.id'),
+      render: (r) => <Typography.Text style={{ fontFamily: 'monospace' }}>{r.third_things_id}</Typography.Text>,
+    },
+    { key: 'info_model_name', title: t('home.col.type') },
+    { key: 'is_online', title: t('home.col.online'), render: (r) => <OnlineState thing={r} /> },
+    { key: 'sd_card_status', title: t('home.col.sd'), render: (r) => <SdCardState state={r.sd_card_status} /> },
+    { key: 'firmware', title: t('home.col.firmware') },
+    { key: 'channels', title: t('home.col.channels'), render: (r) => <ChannelTags thing={r} /> },
+    { key: 'last_seen_at', title: t('home.col.lastSeen'), render: (r) => formatDateTime(r.last_seen_at) },
+    { key: 'server', title: t('home.col.server'), defaultHidden: true },
+    { key: 'description', title: t('home.col.description'), defaultHidden: true, ellipsis: true, width: 200 },
+    { key: 'created_at', title: t('home.col.createdAt'), defaultHidden: true, render: (r) => formatDateTime(r.created_at) },
+    {
+      key: 'actions',
+      title: t('home.col.actions'),
+      always: true,
+      fixed: 'right',
+      render: (r) => (
+        <Space size={0} onClick={stop}>
+          <Button type="link" size="small" onClick={() => navigate(deviceDetailsPath(r.id))}>
+            {t('home.action.details')}
+          </Button>
+          {r.access === 'write' && (
+            <>
+              <Button type="link" size="small" onClick={() => setKeyOf(r)}>
+                {t('home.action.key')}
+              </Button>
+              <Button type="link" size="small" danger onClick={() => confirmDelete(r)}>
+                {t('home.action.delete')}
+              </Button>
+            </>
+          )}
+        </Space>
+      ),
+    },
+  ];
+
+  const online = rows.filter((r) => r.is_online).length;
+
+  return (
+    <Card
+      variant="borderless"
+      title={
+        <Flex align="baseline" gap={12}>
+          <Typography.Title level={4} style={{ margin: 0 }}>
+            {t('home.list.title')}
+          </Typography.Title>
+          <Typography.Text type="secondary" style={{ fontWeight: 'normal', fontSize: 13 }}>
+            {list.data ? t('home.list.summary', { online, count: rows.length }) : EMPTY}
+          </Typography.Text>
+        </Flex>
+      }
+      extra={
+        <Space wrap>
+          <Button icon={<UploadOutlined />} onClick={() => setImporting(true)}>
+            {t('home.list.import')}
+          </Button>
+          <Button icon={<DownloadOutlined />} loading={exportCsv.isPending} onClick={() => exportCsv.mutate()}>
+            {t('home.list.export')}
+          </Button>
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => setAdding(true)} data-testid="add-device">
+            {t('home.list.add')}
+          </Button>
+        </Space>
+      }
+    >
+      <ColumnChooserTable<Thing>
+        configKey="home.device.table"
+        testId="device-table"
+        columns={columns}
+        rows={rows}
+        rowKey={(r) => r.id}
+        loading={list.isFetching && !list.data}
+        firstIndex={(paging.page - 1) * paging.size + 1}
+        onRowClick={(r) => navigate(deviceDetailsPath(r.id))}
+        toolbar={
+          <>
+            <Input.Search
+              allowClear
+              placeholder={t('home.list.search')}
+              style={{ width: 260 }}
+              onSearch={(v) => filter({ keyword: v.trim() || undefined })}
+              data-testid="device-search"
+            />
+            <Select
+              allowClear
+              placeholder={t('home.list.allTypes')}
+              aria-label={t('home.list.type')}
+              style={{ width: 170 }}
+              value={filters.info_model_id}
+              onChange={(v) => filter({ info_model_id: v })}
+              options={(types.data ?? []).map((ty) => ({ value: ty.id, label: ty.display_name || ty.name }))}
+            />
+            <Select
+              allowClear
+              placeholder={t('home.list.allStates')}
+              aria-label={t('home.list.state')}
+              style={{ width: 140 }}
+              value={filters.is_online}
+              onChange={(v) => filter({ is_online: v })}
+              options={[
+                { value: '1', label: t('home.state.online') },
+                { value: '0', label: t('home.state.offline') },
+              ]}
+            />
+            <Checkbox checked={filters.collected === '1'} onChange={(e) => filter({ collected: e.target.checked ? '1' : undefined })}>
+              {t('home.list.collectedOnly')}
+            </Checkbox>
+            <Tooltip title={t('home.list.refresh')}>
+              <Button icon={<ReloadOutlined />} aria-label={t('home.list.refresh')} onClick={() => void list.refetch()} />
+            </Tooltip>
+          </>
+        }
+      />
+      <div style={{ marginTop: 16 }}>
+        <Paginator value={paging} total={list.data?.total ?? 0} onChange={setPaging} />
+      </div>
+      {tenantId && (
+        <>
+          <AddDeviceDialog
+            open={adding}
+            tenantId={tenantId}
+            types={types.data ?? []}
+            onClose={() => setAdding(false)}
+            onCreated={(thing) => {
+              setAdding(false);
+              void message.success(t('home.add.done'));
+              setKeyOf(thing);
+            }}
+          />
+          <DeviceKeyDialog tenantId={tenantId} thing={keyOf} onClose={() => setKeyOf(null)} />
+          <ImportDevicesDialog open={importing} tenantId={tenantId} onClose={() => setImporting(false)} />
+        </>
+      )}
+    </Card>
+  );
+}

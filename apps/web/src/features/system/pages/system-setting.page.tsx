@@ -1,0 +1,32 @@
+import { Card, Tabs, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { AuditPanel } from '../components/audit-panel.tsx';
+import { PushLogPanel } from '../components/push-log-panel.tsx';
+import { TenantListPanel } from '../components/tenant-list-panel.tsx';
+
+const TABS = ['audit', 'tenants', 'push-log'] as const;
+
+/** System setting (system managers only, spec §2): tenant audit, tenant list and the notification push log. */
+export default function SystemSettingPage() {
+  const { t } = useTranslation();
+  const [params, setParams] = useSearchParams();
+  const tab = TABS.find((k) => k === params.get('tab')) ?? 'audit';
+  return (
+    <Card variant="borderless">
+      <Typography.Title level={3} style={{ marginTop: 0 }}>
+        {t('system.setting.title')}
+      </Typography.Title>
+      <Tabs
+        activeKey={tab}
+        onChange={(k) => setParams({ tab: k }, { replace: true })}
+        destroyOnHidden
+        items={[
+          { key: 'audit', label: t('system.tab.audit'), children: <AuditPanel /> },
+          { key: 'tenants', label: t('system.tab.tenants'), children: <TenantListPanel /> },
+          { key: 'push-log', label: t('system.tab.pushLog'), children: <PushLogPanel /> },
+        ]}
+      />
+    </Card>
+  );
+}

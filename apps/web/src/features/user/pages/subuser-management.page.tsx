@@ -1,0 +1,157 @@
+import { PlusOutlined } from '@ant-design/icons';
+import type { SubUser } from '@loggerhead/contract/schemas/accounts.ts';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { App, Button, Card, Form, Input, Popconfirm, Space, Switch, Table, Tag, Typography } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useReauth } from '../../../components/widgets/reauth-dialog.tsx';
+import { EMPTY, formatDateTime } from '../../../lib/format.ts';
+import { useSession } from '../../../session/use-session.ts';
+import { type SubUserFilter, subUserListQuery, userApi, userKeys } from '../api/user.api.ts';
+import { ResetPasswordDialog } from '../components/reset-password-dialog.tsx';
+import { SubUserDialog } from '../components/subuser-dialog.tsx';
+
+const PAGE_SIZE = 10;
+
+/** Sub-user management (spec §2, §3, §6): the tenant manager's list of sub-users. */
+export default function SubuserManagementPage() {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const qc = useQueryClient();
+  const { tenantId } = useSession();
+  const [filter, setFilter] = useState<SubUserFilter>({ current_page: 1, page_size: PAGE_SIZE });
+  const list = useQuery(subUserListQuery(tenantId, filter));
+  const [dialog, setDialog] = useState<{ editing: SubUser | null } | null>(null);
+  const [resetting, setResetting] = useState<SubUser | null>(null);
+  const [reauth, reauthDialog] = useReauth();
+
+  const invalidate = () => qc.invalidateQueries({ queryKey: userKeys.subUsers(tenantId) });
+  const remove = useMutation({
+    mutationFn: (u: SubUser) => userApi.deleteSubUser(tenantId as string, u.id),
+    onSuccess: () => {
+      message.success(t('user.common.deleted'));
+      void invalidate();
+    },
+  });
+  const setStatus = useMutation({
+    mutationFn: ({ u, enabled }: { u: SubUser; enabled: boolean }) =>
+      userApi.updateSubUser(tenantId as string, u.id, { status: enabled ? 1 : 3 }),
+    onSuccess: () => void invalidate(),
+  });
+
+  return (
+    <Card variant="borderless">
+      <Typography.Title level={3} style={{ marginTop: 0 }}>
+        {t('user.subusers.title')}
+      </Typography.Title>
+      <Space style={{ width: '100%', justifyContent: 'space-between', marginBottom: 16 }} wrap>
+        <Form
+          layout="inline"
+          name="subuser-filter"
+          onFinish={(v: { username?: string; mobile?: string }) =>
+            setFilter({
+              current_page: 1,
+              page_size: filter.page_size,
+              username: v.username?.trim() || undefined,
+              mobile: v.mobile?.trim() || undefined,
+            })
+          }
+        >
+          <Form.Item name="username">
+            <Input allowClear placeholder={t('user.subusers.username')} style={{ width: 180 }} />
+          </Form.Item>
+          <Form.Item name="mobile">
+            <Input allowClear placeholder={t('user.subusers.mobile')} style={{ width: 160 }} />
+          </Form.Item>
+          <Button htmlType="submit">{t('user.common.search')}</Button>
+        </Form>
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => setDialog({ editing: null })} data-testid="subuser-add">
+          {t('user.subusers.add')}
+        </Button>
+      </Space>
+      <Table<SubUser>
+        rowKey="id"
+        data-testid="subuser-table"
+        loading={list.isFetching}
+        dataSource={list.data?.list ?? []}
+        scroll={{ x: 1100 }}
+        pagination={{
+          current: filter.current_page,
+          pageSize: filter.page_size,
+          total: list.data?.total ?? 0,
+          showSizeChanger: true,
+          pageSizeOptions: [10, 20, 30, 40, 50],
+          showTotal: (total) => t('user.common.total', { total }),
+          onChange: (current_page, page_size) => setFilter((f) => ({ ...f, current_page, page_size })),
+        }}
+        columns={[
+          { title: '#', width: 56, render: (_v, _r, i) => (filter.current_page - 1) * filter.page_size + i + 1 },
+          { title: t('user.subusers.username'), dataIndex: 'username' },
+          {
+            title: t('user.subusers.loginName'),
+            dataIndex: 'login_name',
+            render: (v: string) => <Typography.Text copyable>{v}</Typography.Text>,
+          },
+          { title: t('user.subusers.mobile'), dataIndex: 'mobile', render: (v: string | null, r) => (v ? `+${r.area_code} ${v}` : EMPTY) },
+          { title: t('user.subusers.email'), dataIndex: 'email', render: (v) => v || EMPTY },
+          {
+            title: t('user.subusers.menus'),
+            dataIndex: 'menus',
+            render: (menus: string[]) => (menus.length ? menus.map((m) => <Tag key={m}>{t(`app.menu.${m}`)}</Tag>) : EMPTY),
+          },
+          { title: t('user.subusers.deviceCount'), dataIndex: 'devices', width: 90, render: (d: unknown[]) => d.length },
+          { title: t('user.subusers.lastLogin'), dataIndex: 'last_login_time', render: (v: number | null) => formatDateTime(v) },
+          {
+            title: t('user.subusers.enabled'),
+            dataIndex: 'status',
+            width: 80,
+            render: (status: number, r) => (
+              <Switch
+                size="small"
+                checked={status === 1}
+                onChange={(enabled) => setStatus.mutate({ u: r, enabled })}
+                aria-label={t('user.subusers.enabled')}
+              />
+            ),
+          },
+          {
+            title: t('user.common.actions'),
+            key: 'actions',
+            fixed: 'right',
+            width: 220,
+            render: (_v, r) => (
+              <Space size={0}>
+                <Button type="link" size="small" onClick={() => setDialog({ editing: r })}>
+                  {t('user.common.edit')}
+                </Button>
+                <Button
+                  type="link"
+                  size="small"
+                  onClick={async () => {
+                    if (await reauth()) setResetting(r);
+                  }}
+                >
+                  {t('user.subusers.reset')}
+                </Button>
+                <Popconfirm
+                  title={t('user.subusers.deleteConfirm', { name: r.username })}
+                  okText={t('common.action.ok')}
+                  cancelText={t('common.action.cancel')}
+                  okButtonProps={{ danger: true }}
+                  onConfirm={() => remove.mutateAsync(r)}
+                >
+                  <Button type="link" size="small" danger>
+                    {t('user.common.delete')}
+                  </Button>
+                </Popconfirm>
+              </Space>
+            ),
+          },
+        ]}
+      />
+      <SubUserDialog open={dialog !== null} editing={dialog?.editing ?? null} tenantId={tenantId} onClose={() => setDialog(null)} />
+      <ResetPasswordDialog user={resetting} tenantId={tenantId} onClose={() => setResetting(null)} />
+      {reauthDialog}
+    </Card>
+  );
+}

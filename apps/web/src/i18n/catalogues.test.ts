@@ -1,0 +1,65 @@
+import { AuthCodes, HttpMessages, KnownCodes } from '@loggerhead/contract/errors.ts';
+import { MENU_KEYS } from '@loggerhead/contract/menus.ts';
+import { describe, expect, it } from 'vitest';
+import { LANGS } from './catalogue.ts';
+import { catalogueFiles, duplicates, resources } from './catalogues.ts';
+
+const sources = import.meta.glob<string>(['/src/**/*.ts', '/src/**/*.tsx', '!/src/**/*.test.ts'], {
+  query: '?raw',
+  import: 'default',
+  eager: true,
+});
+
+describe('message catalogues', () => {
+  const files = Object.entries(catalogueFiles);
+
+  it('are found: the app, the error catalogue and the features', () => {
+    const names = files.map(([f]) => f);
+    expect(names).toContain('/src/app/i18n.ts');
+    expect(names).toContain('/src/api/i18n.ts');
+    expect(names).toContain('/src/features/auth/i18n.ts');
+  });
+
+  it.each(files)('%s has the same keys in zh and en and no empty text', (_file, cat) => {
+    expect(Object.keys(cat.en).sort()).toEqual(Object.keys(cat.zh).sort());
+    for (const lang of LANGS) {
+      for (const [key, text] of Object.entries(cat[lang])) {
+        expect(text.trim(), `${lang} ${key}`).not.toBe('');
+      }
+    }
+  });
+
+  it.each(files)('%s holds only keys of its own area (or error codes)', (file, cat) => {
+    const area = /^\/src\/features\/([^/]+)\/i18n\.ts$/.exec(file)?.[1];
+    if (!area) return;
+    for (const key of Object.keys(cat.zh)) {
+      expect(key.startsWith(`${area}.`) || key.startsWith('errors.'), key).toBe(true);
+    }
+  });
+
+  it('never define a key twice', () => {
+    expect(duplicates).toEqual([]);
+  });
+
+  it('translate every error code of the contract', () => {
+    const codes = [...Object.keys(AuthCodes), ...Object.keys(KnownCodes), ...Object.keys(HttpMessages).map((s) => `http.${s}`)];
+    for (const lang of LANGS) {
+      const missing = codes.filter((c) => !resources[lang][`errors.${c}`]);
+      expect(missing, `${lang} lacks`).toEqual([]);
+    }
+  });
+
+  it('name every menu entry', () => {
+    for (const key of MENU_KEYS) expect(resources.zh[`app.menu.${key}`], key).toBeTruthy();
+  });
+
+  it('hold every literal key the code translates', () => {
+    const used = new Set<string>();
+    for (const text of Object.values(sources)) {
+      for (const m of text.matchAll(/\bt\(\s*'([a-zA-Z][\w.-]*)'/g)) used.add(m[1]);
+    }
+    expect(used.size).toBeGreaterThan(50);
+    const missing = [...used].filter((k) => !(k in resources.zh));
+    expect(missing).toEqual([]);
+  });
+});

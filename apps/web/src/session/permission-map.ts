@@ -1,0 +1,8 @@
+import type { PermissionMap } from '@loggerhead/contract/permissions.ts';
+import type { Privileges } from '@loggerhead/contract/schemas/session.ts';
+
+/** Spec §4/§6: managers have no map; everyone else keeps the API names they may call. */
+export function permissionMapOf(p: Privileges): PermissionMap | null {
+  if (p.tenant_manager || p.system_manager) return null;
+  return Object.fromEntries(p.apis.map((a) => [a.name, true as const]));
+}

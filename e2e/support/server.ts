@@ -1,0 +1,109 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+/** The repository root (this file lives in e2e/support). */
+export const ROOT = path.resolve(import.meta.dirname, '../..');
+
+export interface Credentials {
+  username: string;
+  password: string;
+}
+
+export interface RunningServer {
+  /** e.g. http://127.0.0.1:41234 */
+  baseURL: string;
+  port: number;
+  /** The system manager created on first start. */
+  admin: Credentials;
+  dataDir: string;
+  /** Everything the server printed, for failure messages. */
+  output: () => string;
+  stop: () => Promise<void>;
+}
+
+export interface StartOptions {
+  /** Extra environment (e.g. EXPERIENCE=false). */
+  env?: Record<string, string>;
+  /** Give up when the banner has not appeared by then (ms). */
+  timeout?: number;
+}
+
+/**
+ * Starts the real server (`loggerhead serve`) on free ports with a fresh data directory
+ * and a known admin password, and resolves once it prints its console address.
+ */
+export async function startServer(opts: StartOptions = {}): Promise<RunningServer> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'loggerhead-e2e-'));
+  const admin = { username: 'admin', password: `E2e-${randomBytes(6).toString('hex')}` };
+  const child = spawn(process.execPath, [path.join(ROOT, 'apps/server/bin/loggerhead.mjs'), 'serve'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PORT: '0',
+      MQTT_PORT: '0',
+      // Loopback only: tests need no outside access to the server or its broker.
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOGGERHEAD_ADMIN_PASSWORD: admin.password,
+      LOG_LEVEL: 'warn',
+      // Every tenant the suite registers asks for its code from this one address; a retried test
+      // must not find the address's ten codes in ten minutes used up by the tests before it.
+      CODE_IP_LIMIT: '1000',
+      ...opts.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.setEncoding('utf8').on('data', (d: string) => {
+    output += d;
+  });
+  child.stderr?.setEncoding('utf8').on('data', (d: string) => {
+    output += d;
+  });
+
+  const stop = () => stopChild(child, dataDir);
+  try {
+    const port = await waitForPort(child, () => output, opts.timeout ?? 90_000);
+    return { baseURL: `http://127.0.0.1:${port}`, port, admin, dataDir, output: () => output, stop };
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+}
+
+function waitForPort(child: ChildProcess, output: () => string, timeout: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => finish(new Error(`server did not start within ${timeout} ms:\n${output()}`)), timeout);
+    const check = () => {
+      const m = /Console:\s+http:\/\/localhost:(\d+)\//.exec(output());
+      if (m) finish(null, Number(m[1]));
+    };
+    const exited = (code: number | null) => finish(new Error(`server exited (${code}) before it was ready:\n${output()}`));
+    function finish(err: Error | null, port?: number) {
+      clearTimeout(timer);
+      child.stdout?.off('data', check);
+      child.off('exit', exited);
+      if (err) reject(err);
+      else resolve(port as number);
+    }
+    child.stdout?.on('data', check);
+    child.once('exit', exited);
+    check();
+  });
+}
+
+async function stopChild(child: ChildProcess, dataDir: string): Promise<void> {
+  if (child.exitCode === null && child.signalCode === null) {
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.kill('SIGTERM');
+    const killed = await Promise.race([exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 20_000))]);
+    if (!killed) {
+      child.kill('SIGKILL');
+      await exited;
+    }
+  }
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}

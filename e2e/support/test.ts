@@ -1,0 +1,91 @@
+import { test as base, expect, type Locator, type Page } from '@playwright/test';
+import { Api } from './api.ts';
+import { adminCredentials, serverURL } from './env.ts';
+import type { Credentials } from './server.ts';
+
+export { expect };
+
+interface Fixtures {
+  /** The system manager `admin` of the started server. */
+  admin: Credentials;
+  /** An API client already logged in as admin, for seeding. */
+  adminApi: Api;
+  /** A fresh API client without a session. */
+  api: Api;
+  /** Logs in through the login form and waits for the console layout. */
+  loginAs: (creds: Credentials) => Promise<void>;
+}
+
+export const test = base.extend<Fixtures>({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads fixture dependencies from this pattern.
+  baseURL: async ({}, use) => {
+    await use(serverURL());
+  },
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads fixture dependencies from this pattern.
+  admin: async ({}, use) => {
+    await use(adminCredentials());
+  },
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads fixture dependencies from this pattern.
+  api: async ({}, use) => {
+    await use(new Api(serverURL()));
+  },
+  adminApi: async ({ admin }, use) => {
+    const api = new Api(serverURL());
+    await api.login(admin);
+    await use(api);
+  },
+  loginAs: async ({ page }, use) => {
+    await use((creds) => loginThroughForm(page, creds));
+  },
+});
+
+/** Fills the password tab of /Login and waits for the header of the console. */
+export async function loginThroughForm(page: Page, creds: Credentials): Promise<void> {
+  await page.goto('/Login');
+  const form = page.locator('form#password-login');
+  await form.locator('#password-login_username').fill(creds.username);
+  await form.locator('#password-login_password').fill(creds.password);
+  await form.locator('button[type=submit]').click();
+  await expect(page.getByTestId('app-header')).toBeVisible();
+}
+
+/**
+ * The box the console renders a route's page in (whatever the page itself shows), e.g.
+ * `routePage(page, '/Container/HomePage')`. Kept-alive pages stay in the DOM, hidden.
+ */
+export function routePage(page: Page, path: string): Locator {
+  return page.locator(`[data-testid="page"][data-route="${path}"]`);
+}
+
+/**
+ * A button's accessible name as a pattern. Ant Design puts a space between two CJK characters
+ * ("确 定"), and after a request the fading spinner's "loading" label can linger in the name for a
+ * moment after the button is usable again.
+ */
+export const button = (label: string) => new RegExp(`^(loading\\s+)?${[...label].join('\\s*')}$`);
+
+/**
+ * Picks `option` in the select `testId` whose options load from the server: opens it and clicks
+ * the option in the open drop-down, again until the select shows it (a click before the options
+ * arrived, or while the drop-down was still opening, is not taken). Closes the drop-down after.
+ */
+export async function pickOption(page: Page, testId: string, option: string): Promise<void> {
+  const select = page.getByTestId(testId);
+  await expect(async () => {
+    if (!(await select.textContent())?.includes(option)) {
+      await select.click();
+      await page.locator('.ant-select-dropdown:visible').getByTitle(option, { exact: true }).click({ timeout: 3_000 });
+    }
+    await expect(select).toContainText(option, { timeout: 1_000 });
+  }).toPass({ timeout: 20_000 });
+  await page.keyboard.press('Escape');
+}
+
+/**
+ * Waits until an Ant Design dialog has finished zooming open: on a busy machine a click during
+ * the motion can miss its target (a button that does nothing, a radio that stays unchecked).
+ */
+export async function dialogOpened(dialog: Locator): Promise<void> {
+  await expect(dialog).toBeVisible();
+  await expect(dialog).not.toHaveClass(/\bant-zoom-(appear|enter)\b/);
+}

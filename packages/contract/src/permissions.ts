@@ -1,0 +1,161 @@
+/**
+ * Permission keys of spec §6: `module:resource:action`. One table, imported by
+ * the server (checked on every call) and the web client (the stored map refuses
+ * locally with http.403). `scope` says who can hold the key:
+ * - `system`: platform system managers only;
+ * - `tenant`: a tenant manager always; a sub-user when granted;
+ * - `manager`: the tenant manager only, never granted to a sub-user (sub-user
+ *   management: spec §2 hides it from sub-users, §6 "only the manager");
+ * - `device-read` / `device-write`: also needs that level on the device addressed.
+ */
+export type PermissionScope = 'system' | 'manager' | 'tenant' | 'device-read' | 'device-write';
+
+export interface PermissionDef {
+  key: string;
+  scope: PermissionScope;
+}
+
+function defs(scope: PermissionScope, keys: string[]): PermissionDef[] {
+  return keys.map((key) => ({ key, scope }));
+}
+
+export const PERMISSIONS: readonly PermissionDef[] = [
+  ...defs('device-read', [
+    'things:things:query',
+    'things:things:queryone',
+    'things:things:page',
+    'things:things:export',
+    'data-mgmt:things-data:query',
+    'data-mgmt:things-data:download',
+    'data-mgmt:things-data:history-aggregation',
+    'data-mgmt:things-data:signal-period',
+    'alert:trigger-rule:query',
+    'alert-data:event:query',
+    'mapping:dbc:query',
+    'candtu:ecu:query',
+    'candtu:dtc:query',
+    'things:gps:query',
+    'things:message:query',
+  ]),
+  ...defs('device-write', [
+    'things:things:create',
+    'things:things:update',
+    'things:things:delete',
+    'things:things:import',
+    'things:things:command',
+    'things:things:reset-status',
+    'data-mgmt:things-data:delete',
+    'data-mgmt:things-data:log-handle',
+    'data-mgmt:things-data:import',
+    'data-mgmt:dashboard:create',
+    'data-mgmt:dashboard:update',
+    'data-mgmt:dashboard:delete',
+    'alert:trigger-rule:create',
+    'alert:trigger-rule:update',
+    'alert:trigger-rule:delete',
+    'alert:trigger-rule:updateStatus',
+    'alert:trigger-rule:import',
+    'alert:trigger-rule:export',
+    'alert-data:event:handle',
+    'alert-data:event:delete',
+    'mapping:dbc:create',
+    'mapping:dbc:update',
+    'mapping:dbc:delete',
+    'mapping:entity:update',
+    'mapping:dbc:bind',
+    'mapping:dbc:unbind',
+    'mapping:dbc:updateStatus',
+    'candtu:ecu:create',
+    'candtu:ecu:update',
+    'candtu:ecu:delete',
+    'candtu:dtc:create',
+    'candtu:dtc:delete',
+    'candtu:uds:execute',
+    'candtu:ecu:upgrade',
+    'firmware:firmware:notify-upgrade',
+    'group:device:command',
+  ]),
+  ...defs('tenant', [
+    'firmware:firmware:query',
+    'firmware:firmware:upload',
+    'firmware:firmware:delete',
+    'firmware:firmware:public',
+    'firmware:firmware:get-desc',
+    'job-mgmt:job:query',
+    'job-mgmt:job:create',
+    'job-mgmt:job:edit',
+    'job-mgmt:job:edit-status',
+    'job-mgmt:job:delete',
+    'job-mgmt:job-log:query',
+    'job-mgmt:job-log:delete',
+    'tenant:customization:update',
+    'tenant:label:query',
+    'tenant:label:create',
+    'tenant:label:update',
+    'tenant:label:delete',
+    'control:user-menu:query',
+    'control:user-role:query',
+    'data-mgmt:op-log:query',
+    'workorder:workorder:create',
+    'workorder:workorder:query',
+    'fence:fence:query',
+    'fence:fence:create',
+    'fence:fence:update',
+    'fence:fence:delete',
+    'car:car:query',
+    'car:car:create',
+    'car:car:update',
+    'car:car:delete',
+    'things:info-model:query',
+    'things:info-model:create',
+    'things:info-model:update',
+  ]),
+  ...defs('manager', [
+    'tenant:user:query',
+    'tenant:user:create',
+    'tenant:user:update',
+    'tenant:user:delete',
+    'tenant:user:reset-password',
+    'control:user-menu:update',
+    'control:user-role:update',
+  ]),
+  ...defs('system', [
+    'tenant:tenant:query',
+    'tenant:tenant:update',
+    'tenant:tenant:audit',
+    'tenant:tenant:export',
+    'tenant:specification:update',
+    'notification:push-log:query',
+    'out-web:notice:create',
+    'out-web:notice:update',
+    'out-web:notice:delete',
+    'out-web:notice:query',
+    'workorder:workorder:handle',
+  ]),
+];
+
+const byKey = new Map(PERMISSIONS.map((p) => [p.key, p]));
+
+export function permissionDef(key: string): PermissionDef | undefined {
+  return byKey.get(key);
+}
+
+export const PERMISSION_KEYS = PERMISSIONS.map((p) => p.key);
+
+/** Keys a tenant manager may grant to a sub-user. */
+export const GRANTABLE_KEYS: readonly string[] = PERMISSIONS.filter((p) => p.scope !== 'system' && p.scope !== 'manager').map((p) => p.key);
+
+/**
+ * Spec §6: non-managers get a stored map of allowed API names (each true);
+ * managers have the map removed. A call whose key the map lacks is refused
+ * locally with http.403.
+ */
+export type PermissionMap = Record<string, true>;
+
+export function isAllowedByMap(map: PermissionMap | null | undefined, key: string): boolean {
+  if (!map) return true;
+  return map[key] === true;
+}
+
+/** Device permission levels of spec §6. */
+export type DeviceAccess = 'read' | 'write';

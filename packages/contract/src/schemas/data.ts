@@ -1,0 +1,140 @@
+import { z } from 'zod';
+
+/** Spec §9: paging is refused when page × size exceeds 10000. */
+export const MAX_PAGED_ENTRIES = 10_000;
+
+const csvInts = (max: number) =>
+  z
+    .string()
+    .regex(/^\s*(0x[0-9a-fA-F]+|\d+)(\s*,\s*(0x[0-9a-fA-F]+|\d+))*\s*$/, 'comma-separated numbers (decimal or 0x hex)')
+    .transform((s) => s.split(',').map((v) => Number(v.trim())))
+    .refine((a) => a.every((n) => n >= 0 && n <= max), `each value 0-${max}`);
+
+/** History of raw frames (times in ms since the Unix epoch, as the spec's begin_time/end_time). */
+export const FramesQuerySchema = z.object({
+  begin_time: z.coerce.number().int().min(0),
+  end_time: z.coerce.number().int().min(0),
+  channels: csvInts(255).optional(),
+  ids: csvInts(0x1fffffff).optional(),
+  current_page: z.coerce.number().int().min(1).default(1),
+  page_size: z.coerce.number().int().min(1).max(MAX_PAGED_ENTRIES).default(10),
+});
+export type FramesQuery = z.infer<typeof FramesQuerySchema>;
+
+/** One raw frame as the API returns it; `ts` in µs keeps the device's precision. */
+export const FrameSchema = z.object({
+  ts: z.number().int(),
+  channel: z.number().int(),
+  id: z.number().int(),
+  ext: z.boolean(),
+  fd: z.boolean(),
+  brs: z.boolean(),
+  esi: z.boolean(),
+  rtr: z.boolean(),
+  err: z.boolean(),
+  tx: z.boolean(),
+  dlc: z.number().int(),
+  /** Payload as upper-case hex without separators. */
+  data: z.string(),
+});
+export type FrameDto = z.infer<typeof FrameSchema>;
+
+export const FramesPageSchema = z.object({
+  total: z.number().int(),
+  /** False when filters are set and the total is an upper bound (the exact count would read every chunk). */
+  total_exact: z.boolean(),
+  current_page: z.number().int(),
+  page_size: z.number().int(),
+  list: z.array(FrameSchema),
+});
+
+export const EXPORT_FORMATS = ['candump', 'asc', 'blf', 'csv'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+export const DownloadCreateSchema = z.object({
+  begin_time: z.number().int().min(0),
+  end_time: z.number().int().min(0),
+  format: z.enum(EXPORT_FORMATS),
+  channels: z.array(z.number().int().min(0).max(255)).max(64).optional(),
+  ids: z.array(z.number().int().min(0).max(0x1fffffff)).max(64).optional(),
+});
+export type DownloadCreate = z.infer<typeof DownloadCreateSchema>;
+
+/** Spec §4 wire codes; 6 and 7 are ours (cancelled, failed). */
+export const DownloadStatus = { initialising: 1, organising: 2, done: 3, querying: 4, generating: 5, cancelled: 6, failed: 7 } as const;
+
+/** Spec §3 download progress. */
+export const DownloadProgressSchema = z.object({
+  id: z.string(),
+  status: z.number().int(),
+  process_rate: z.number().int(),
+  data_count: z.number().int(),
+  output_count: z.number().int(),
+  data_bytes: z.number().int(),
+  upload_bytes: z.number().int(),
+  estimated_time: z.number().int(),
+  format: z.enum(EXPORT_FORMATS),
+  file_name: z.string().nullable(),
+  error: z.string().nullable(),
+});
+export type DownloadProgress = z.infer<typeof DownloadProgressSchema>;
+
+export const UploadResultSchema = z.object({
+  frames: z.number().int(),
+  chunks: z.number().int(),
+  bytes: z.number().int(),
+  begin_time: z.number().int().nullable(),
+  end_time: z.number().int().nullable(),
+});
+
+/**
+ * Live raw trace over `/v1/live?token=…`. The browser sends subscribe / unsubscribe;
+ * the server answers with batched frame messages, at most one per device every 100 ms.
+ * A frame in `f` is `[ts_us, channel, id, flags, hexData]`; flags bits as the device protocol
+ * (1 ext, 2 fd, 4 brs, 8 esi, 16 rtr, 32 err, 64 tx).
+ */
+export const LiveClientMessageSchema = z.discriminatedUnion('op', [
+  z.object({
+    op: z.literal('subscribe'),
+    things_id: z.string(),
+    channels: z.array(z.number().int()).max(64).optional(),
+    ids: z.array(z.number().int()).max(64).optional(),
+  }),
+  z.object({ op: z.literal('unsubscribe'), things_id: z.string() }),
+  /**
+   * Decoded samples of a device's started DBC bindings (real-time curves): optionally only some
+   * channels and at most 10 `Message.Signal` names. Answered by `signals-subscribed`, then `signals`.
+   */
+  z.object({
+    op: z.literal('subscribe-signals'),
+    things_id: z.string(),
+    channels: z.array(z.number().int().min(0).max(255)).max(64).optional(),
+    signals: z.array(z.string().max(257)).max(10).optional(),
+  }),
+  z.object({ op: z.literal('unsubscribe-signals'), things_id: z.string() }),
+]);
+export type LiveClientMessage = z.infer<typeof LiveClientMessageSchema>;
+
+/**
+ * Decoded samples of one signal pushed live: times in ms since the epoch (µs precision kept as a
+ * fraction), time-ordered. At most a few hundred per signal per push; when more were decoded they
+ * are thinned to the minimum and maximum of equal slices (and the newest sample), and `thinned`
+ * says how many were left out.
+ */
+export interface LiveSignalSamples {
+  channel: number;
+  /** `Message.Signal`. */
+  signal: string;
+  unit: string;
+  t: number[];
+  v: number[];
+  thinned?: number;
+}
+
+export type LiveServerMessage =
+  | { t: 'frames'; things_id: string; f: [number, number, number, number, string][]; dropped?: number }
+  | { t: 'subscribed'; things_id: string }
+  | { t: 'signals-subscribed'; things_id: string }
+  | { t: 'signals'; things_id: string; s: LiveSignalSamples[] }
+  | { t: 'status'; things_id: string; online: boolean }
+  | { t: 'error'; code: string; message: string };

@@ -1,0 +1,9 @@
+import { z } from 'zod';
+
+export const HealthSchema = z.object({
+  status: z.enum(['ok', 'degraded']),
+  db: z.enum(['up', 'down']),
+  broker: z.enum(['up', 'down']),
+  version: z.string(),
+});
+export type Health = z.infer<typeof HealthSchema>;

@@ -1,0 +1,29 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * One run for every workspace's unit and API tests (`npm run test:unit`).
+ * The browser end-to-end suite runs separately (`npm run test:e2e`).
+ */
+export default defineConfig({
+  test: {
+    passWithNoTests: true,
+    // Two workers match the two cores of our machines; PGlite instances are heavy.
+    maxWorkers: 2,
+    projects: [
+      { test: { name: 'contract', root: 'packages/contract', include: ['src/**/*.test.ts'] } },
+      { test: { name: 'can', root: 'packages/can', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], testTimeout: 60_000 } },
+      { test: { name: 'simulator', root: 'packages/simulator', include: ['src/**/*.test.ts'], testTimeout: 60_000 } },
+      {
+        test: {
+          name: 'server',
+          root: 'apps/server',
+          include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+          // Generous: each file builds the whole server on a fresh database, and CI shares two cores.
+          testTimeout: 180_000,
+          hookTimeout: 180_000,
+        },
+      },
+      { test: { name: 'web', root: 'apps/web', include: ['src/**/*.test.ts', 'src/**/*.test.tsx'] } },
+    ],
+  },
+});

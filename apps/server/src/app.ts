@@ -182,10 +182,12 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     if (cfg?.permission) assertPermission(req.auth, cfg.permission);
   });
 
-  // Operation log: every change made through the API, by whom, when, from which IP.
-  app.addHook('onResponse', async (req, reply) => {
-    if (!req.auth || req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return;
-    if (req.routeOptions.config?.noOpLog || !req.routeOptions.url) return;
+  // Operation log: every change made through the API, by whom, when, from which IP. Written before
+  // the response leaves (onSend, not onResponse), so a caller that reads the log right after its
+  // change always finds it.
+  app.addHook('onSend', async (req, reply, payload) => {
+    if (!req.auth || req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return payload;
+    if (req.routeOptions.config?.noOpLog || !req.routeOptions.url) return payload;
     await database.raw
       .query('insert into op_logs(tenant_id, user_id, username, method, path, status, ip) values ($1,$2,$3,$4,$5,$6,$7)', [
         req.auth.tenantId,
@@ -197,6 +199,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
         req.ip,
       ])
       .catch((err) => req.log.warn({ err }, 'operation log write failed'));
+    return payload;
   });
 
   for (const register of modules) await register(app, ctx);

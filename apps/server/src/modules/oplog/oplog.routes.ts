@@ -5,7 +5,7 @@ import { requireAuth } from '../../lib/auth.ts';
 import { ApiError, forbidden } from '../../lib/errors.ts';
 import { opLogRepository } from './oplog.repository.ts';
 
-/** Operation log of one tenant (UserManager/Log); rows are written by the app's onResponse hook. */
+/** Operation log of one tenant (UserManager/Log); rows are written by the app's onSend hook. */
 export function opLogRoutes(app: LoggerheadApp, ctx: AppContext) {
   const repo = opLogRepository(ctx.database.raw);
   app.get(

@@ -29,6 +29,7 @@ export const PERMISSIONS: readonly PermissionDef[] = [
     'data-mgmt:things-data:download',
     'data-mgmt:things-data:history-aggregation',
     'data-mgmt:things-data:signal-period',
+    'data-mgmt:dashboard:query',
     'alert:trigger-rule:query',
     'alert-data:event:query',
     'mapping:dbc:query',

@@ -6,6 +6,7 @@ import { controlRoutes } from './control/control.routes.ts';
 import { oidcRoutes } from './control/oidc.routes.ts';
 import { privilegesRoutes } from './control/privileges.routes.ts';
 import { dashboardRoutes } from './dashboard/dashboard.routes.ts';
+import { panelRoutes } from './dashboard/panels.routes.ts';
 import { dataRoutes } from './data/data.routes.ts';
 import { deviceTypeSchemaRoutes } from './device-type-schema/device-type-schema.routes.ts';
 import { fenceRoutes } from './fence/fence.routes.ts';
@@ -51,6 +52,7 @@ export const modules: ModuleRegistrar[] = [
   (app, ctx) => deviceTypeSchemaRoutes(app, ctx),
   (app, ctx) => dataRoutes(app, ctx),
   (app, ctx) => dashboardRoutes(app, ctx),
+  (app, ctx) => panelRoutes(app, ctx),
   (app, ctx) => mappingRoutes(app, ctx),
   // Decode-on-ingest: every committed frame batch of a channel whose DBC parsing is started.
   (app, ctx) => {

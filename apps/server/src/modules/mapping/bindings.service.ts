@@ -9,8 +9,9 @@ import {
 import type { RawSql } from '../../db/client.ts';
 import type { Auth } from '../../lib/auth.ts';
 import { ApiError, badRequest, notFound } from '../../lib/errors.ts';
+import { panelsRepository } from '../dashboard/panels.repository.ts';
 import { requireDevice } from '../things/things.access.ts';
-import type { BindingRow, MappingRepository } from './mapping.repository.ts';
+import { type BindingRow, type MappingRepository, mappingRepository } from './mapping.repository.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const STATE: Record<ParsingState, number> = { started: 1, paused: 0 };
@@ -31,7 +32,7 @@ function toBinding(r: BindingRow): ChannelBinding {
 export interface BindingEffects {
   /** Bindings of the device changed: the decoder reloads them. */
   changed(thingsId: string): void;
-  /** Unbind: the channel's decoded data (and its dashboards) go. */
+  /** Unbind: the channel's decoded data and saved curves go (its dashboard panels went with the binding). */
   clearChannel(tenantId: string, thingsId: string, channel: number): Promise<unknown>;
   /** Back-fill of stored frames: start (refused while one runs), stop, newest task. */
   backfill: {
@@ -132,8 +133,13 @@ export function bindingsService(raw: RawSql, repo: MappingRepository, effects: B
     async unbind(auth: Auth, thingsId: string, channel: number): Promise<void> {
       await channelOf(auth, thingsId, channel, 'write');
       await effects.backfill.stop(thingsId, channel);
-      if (!(await repo.deleteBinding(auth, thingsId, channel)))
-        throw new ApiError(404, 'mapping.not-bound', MappingCodes['mapping.not-bound']);
+      // The binding and the dashboard panels of the channel go together, or neither does.
+      const gone = await raw.transaction(async (tx) => {
+        if (!(await mappingRepository(tx).deleteBinding(auth, thingsId, channel))) return false;
+        await panelsRepository(tx).deleteForChannel(auth.tenantId, thingsId, channel);
+        return true;
+      });
+      if (!gone) throw new ApiError(404, 'mapping.not-bound', MappingCodes['mapping.not-bound']);
       effects.changed(thingsId);
       await effects.clearChannel(auth.tenantId, thingsId, channel);
     },

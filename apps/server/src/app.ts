@@ -12,11 +12,12 @@ import type { Config } from './config.ts';
 import { type Database, openDatabase } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
 import type { Broker } from './ingest/broker.ts';
-import { createIngest, type Ingest } from './ingest/ingest.ts';
+import { createIngest, deploymentId, type Ingest } from './ingest/ingest.ts';
 import { assertPermission } from './lib/auth.ts';
 import { ApiError } from './lib/errors.ts';
 import { EventBus } from './lib/events.ts';
 import type { App } from './lib/fastify.ts';
+import { Cluster } from './live/cluster.ts';
 import { type BillingServices, billingServices } from './modules/billing/billing.services.ts';
 import { controlRepository } from './modules/control/control.repository.ts';
 import { type ControlService, controlService } from './modules/control/control.service.ts';
@@ -34,6 +35,8 @@ export interface AppContext {
   broker: Broker;
   /** Device uplinks: pipeline, chunk writer, device directory, live hub. */
   ingest: Ingest;
+  /** Live views and pushes shared with the other server copies (external broker only). */
+  cluster: Cluster | null;
   signer: TokenSigner;
   control: ControlService;
   /** In-process events between modules (lib/events.ts): new messages, work-order changes… */
@@ -52,6 +55,8 @@ export interface AppContext {
   notifier: Notifier;
   /** Set when this start created the system manager: the password to print once. */
   initialAdminPassword: string | null;
+  /** The first system manager was created at this start (its password generated or from the environment). */
+  adminCreated: boolean;
   version: string;
 }
 
@@ -119,11 +124,16 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const messages = messageService(database.db, events);
   const billing = billingServices(database.raw, events);
   const signals = createSignals({ database, events, usage: billing.usage, log: app.log });
+  // Several copies can only run on an external broker; through it they share live views and pushes.
+  const cluster = config.mqttUrl
+    ? new Cluster({ url: config.mqttUrl, deployment: deploymentId(config), hub: ingest.live, events, writer: ingest.writer, log: app.log })
+    : null;
   const ctx: AppContext = {
     config,
     database,
     broker,
     ingest,
+    cluster,
     signer,
     control,
     events,
@@ -132,6 +142,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     signals,
     notifier,
     initialAdminPassword: admin.password,
+    adminCreated: admin.created,
     version: VERSION,
   };
   app.decorate('ctx', ctx);
@@ -208,8 +219,10 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
 
   app.addHook('onReady', async () => {
     await broker.start();
+    await cluster?.start();
   });
   app.addHook('onClose', async () => {
+    await cluster?.close().catch(() => {});
     await broker.close().catch(() => {});
     await signals.backfill.stopAll().catch(() => {});
     await signals.idle().catch(() => {});

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
-import { createTestApp, loginAdmin, type TestApp } from './helper.ts';
+import { ADMIN_PASSWORD, createTestApp, login, loginAdmin, type TestApp } from './helper.ts';
 
 describe('foundation', () => {
   let t: TestApp;
@@ -97,6 +97,31 @@ describe('foundation', () => {
     expect(wrongUser.json()).toEqual(wrongPass.json());
     // a good login clears the failure count
     await loginAdmin(t.app);
+  });
+});
+
+describe('first system manager', () => {
+  it('keeps a password chosen in LOGGERHEAD_ADMIN_PASSWORD out of what the start prints', async () => {
+    const t = await createTestApp({ adminPassword: ADMIN_PASSWORD });
+    try {
+      expect(t.app.ctx.adminCreated).toBe(true);
+      expect(t.app.ctx.initialAdminPassword).toBeNull();
+      await loginAdmin(t.app);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('generates a password when none is set, to be shown once, and it logs in', async () => {
+    const t = await createTestApp({ adminPassword: null });
+    try {
+      const generated = t.app.ctx.initialAdminPassword;
+      expect(generated).toEqual(expect.any(String));
+      expect(generated).not.toBe(ADMIN_PASSWORD);
+      await login(t.app, 'admin', generated as string);
+    } finally {
+      await t.close();
+    }
   });
 });
 

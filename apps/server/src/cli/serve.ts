@@ -53,6 +53,8 @@ export async function serve(args: string[]): Promise<number> {
     if (app.ctx.initialAdminPassword) {
       lines.push('', '  First system manager created — note the password, it is shown only once:');
       lines.push('    username: admin', `    password: ${app.ctx.initialAdminPassword}`);
+    } else if (app.ctx.adminCreated) {
+      lines.push('', '  First system manager created: username admin, password as set in LOGGERHEAD_ADMIN_PASSWORD');
     }
     console.log(`${lines.join('\n')}\n`);
     return await new Promise<number>(() => {});

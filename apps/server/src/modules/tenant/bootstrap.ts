@@ -11,6 +11,10 @@ export const ADMIN_USERNAME = 'admin';
  * comes from LOGGERHEAD_ADMIN_PASSWORD or is generated; it is returned (to be
  * printed once) only when the account is created now.
  */
+/**
+ * Creates the first system manager once. `password` is the generated one (to be shown once); when
+ * the operator chose it (LOGGERHEAD_ADMIN_PASSWORD) it is null, so that it never reaches a log.
+ */
 export async function ensureSystemManager(db: Db, password: string | null): Promise<{ created: boolean; password: string | null }> {
   const existing = await db
     .select({ id: users.id })
@@ -37,5 +41,5 @@ export async function ensureSystemManager(db: Db, password: string | null): Prom
       systemManager: true,
     });
   });
-  return { created: true, password: plain };
+  return { created: true, password: password ? null : plain };
 }

@@ -29,6 +29,18 @@ interface Log {
   error: (o: object, m: string) => void;
 }
 
+/**
+ * Copies of one deployment share a database, so they share the subscription group (and the cluster
+ * topics); servers of other deployments on the same broker (or parallel test runs) do not take their
+ * messages.
+ */
+export function deploymentId(config: Pick<Config, 'databaseUrl' | 'dataDir'>): string {
+  return createHash('sha256')
+    .update(config.databaseUrl ?? config.dataDir)
+    .digest('hex')
+    .slice(0, 8);
+}
+
 /** Wires broker → pipeline → chunk writer → live hub. */
 export async function createIngest(opts: { config: Config; database: Database; log: Log }): Promise<Ingest> {
   const { config, database, log } = opts;
@@ -54,12 +66,7 @@ export async function createIngest(opts: { config: Config; database: Database; l
 
   let broker: Broker;
   if (config.mqttUrl) {
-    // Copies of one deployment share a database, so they share the subscription group; servers of
-    // other deployments on the same broker (or parallel test runs) do not take their messages.
-    const deployment = createHash('sha256')
-      .update(config.databaseUrl ?? config.dataDir)
-      .digest('hex')
-      .slice(0, 8);
+    const deployment = deploymentId(config);
     broker = externalBroker({
       url: config.mqttUrl,
       // Stable per host and port, so a restarted copy resumes its persistent session.

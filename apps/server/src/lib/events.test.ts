@@ -39,4 +39,28 @@ describe('EventBus', () => {
       ['async too', 'message.updated'],
     ]);
   });
+
+  it("relays events with push listeners once, and gives another copy's events to push listeners only", () => {
+    const bus = new EventBus();
+    const local: number[] = [];
+    const pushed: number[] = [];
+    const relayed: [string, unknown][] = [];
+    bus.on('message.updated', (e) => {
+      local.push(e.unread);
+    });
+    bus.onPush('message.updated', (e) => {
+      pushed.push(e.unread);
+    });
+    bus.relayTo((event, p) => relayed.push([event, p]));
+    bus.emit('message.updated', payload);
+    // No push listener: stays in this copy.
+    bus.emit('package.changed', { tenantId: 't' });
+    bus.emitRemote('message.updated', { ...payload, unread: 5 });
+    expect(local).toEqual([3]);
+    expect(pushed).toEqual([3, 5]);
+    expect(relayed).toEqual([['message.updated', payload]]);
+    expect(bus.isPushed('message.updated')).toBe(true);
+    expect(bus.isPushed('package.changed')).toBe(false);
+    expect(bus.listenerCount('message.updated')).toBe(2);
+  });
 });

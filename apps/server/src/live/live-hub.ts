@@ -61,6 +61,8 @@ export class LiveHub {
   private signalFeedOff: (() => void) | null = null;
   private signalFeed: ((publish: (e: DecodedBatch) => void) => () => void) | null = null;
   private timer: NodeJS.Timeout | null = null;
+  /** Called when a device gets its first watcher or loses its last one (frames or signals). */
+  onWatchChange: ((thingsId: string) => void) | null = null;
 
   constructor(
     private readonly opts: {
@@ -121,12 +123,16 @@ export class LiveHub {
     set.add(s);
     this.signalsByDevice.set(thingsId, set);
     if (this.signalCount++ === 0 && this.signalFeed) this.signalFeedOff = this.signalFeed((e) => this.publishSignals(e));
+    if (set.size === 1) this.onWatchChange?.(thingsId);
     let done = false;
     return () => {
       if (done) return;
       done = true;
       set.delete(s);
-      if (!set.size) this.signalsByDevice.delete(thingsId);
+      if (!set.size && this.signalsByDevice.get(thingsId) === set) {
+        this.signalsByDevice.delete(thingsId);
+        this.onWatchChange?.(thingsId);
+      }
       if (--this.signalCount === 0) {
         this.signalFeedOff?.();
         this.signalFeedOff = null;
@@ -178,10 +184,19 @@ export class LiveHub {
     const set = this.byDevice.get(thingsId) ?? new Set();
     set.add(s);
     this.byDevice.set(thingsId, set);
+    if (set.size === 1) this.onWatchChange?.(thingsId);
     return () => {
       set.delete(s);
-      if (!set.size) this.byDevice.delete(thingsId);
+      if (!set.size && this.byDevice.get(thingsId) === set) {
+        this.byDevice.delete(thingsId);
+        this.onWatchChange?.(thingsId);
+      }
     };
+  }
+
+  /** Devices whose frames, and devices whose decoded signals, some browser of this copy watches. */
+  watched(): { frames: string[]; signals: string[] } {
+    return { frames: [...this.byDevice.keys()], signals: [...this.signalsByDevice.keys()] };
   }
 
   /** A committed chunk of a device. */

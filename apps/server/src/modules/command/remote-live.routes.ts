@@ -10,6 +10,20 @@ import { inTenant, requireDevice } from '../things/things.access.ts';
  * ECU flashing step. Browsers cannot set headers on a WebSocket, so the token comes in the query.
  */
 export function remoteLiveRoutes(app: LoggerheadApp, ctx: AppContext) {
+  // One push listener per event for all sockets (they also hear the other server copies' events),
+  // fanned out to the sockets watching each device.
+  const watchers = new Map<string, Set<(m: unknown) => void>>();
+  const to = (thingsId: string, m: unknown) => {
+    for (const send of watchers.get(thingsId) ?? []) send(m);
+  };
+  const offs = [
+    ctx.events.onPush('command.updated', (e) => to(e.thingsId, { t: 'command', command: e.command })),
+    ctx.events.onPush('firmware.state', (e) => to(e.thingsId, { t: 'firmware', upgrade: e.upgrade })),
+    ctx.events.onPush('ecu-flash.job', (e) => to(e.thingsId, { t: 'ecu-flash', job: e.job })),
+  ];
+  app.addHook('onClose', async () => {
+    for (const off of offs) off();
+  });
   app.get(
     '/v1/things/tenants/:tenant_id/things/:things_id/remote/live',
     { websocket: true, config: { public: true }, schema: { hide: true } },
@@ -31,19 +45,14 @@ export function remoteLiveRoutes(app: LoggerheadApp, ctx: AppContext) {
         socket.close(b.code === 'http.401' ? 4401 : 4403, b.code);
         return;
       }
-      const offs = [
-        ctx.events.on('command.updated', (e) => {
-          if (e.thingsId === things_id) send({ t: 'command', command: e.command });
-        }),
-        ctx.events.on('firmware.state', (e) => {
-          if (e.thingsId === things_id) send({ t: 'firmware', upgrade: e.upgrade });
-        }),
-        ctx.events.on('ecu-flash.job', (e) => {
-          if (e.thingsId === things_id) send({ t: 'ecu-flash', job: e.job });
-        }),
-      ];
+      // Gone while the token was checked: its close event has passed.
+      if (socket.readyState !== socket.OPEN) return;
+      const set = watchers.get(things_id) ?? new Set();
+      watchers.set(things_id, set);
+      set.add(send);
       socket.on('close', () => {
-        for (const off of offs) off();
+        set.delete(send);
+        if (!set.size && watchers.get(things_id) === set) watchers.delete(things_id);
       });
       send({ t: 'subscribed', things_id });
     },

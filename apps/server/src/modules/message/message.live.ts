@@ -13,7 +13,8 @@ export function messageLiveRoutes(app: LoggerheadApp, ctx: AppContext) {
     const body = JSON.stringify({ t: 'unread', unread: e.unread });
     for (const s of sockets.get(`${e.tenantId}/${e.userId}`) ?? []) if (s.readyState === s.OPEN) s.send(body);
   };
-  const offs = [ctx.events.on('message.created', push), ctx.events.on('message.updated', push)];
+  // Push listeners: they also hear the messages other server copies stored (lib/events.ts).
+  const offs = [ctx.events.onPush('message.created', push), ctx.events.onPush('message.updated', push)];
   app.addHook('onClose', async () => {
     for (const off of offs) off();
   });

@@ -52,6 +52,8 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       // Every tenant the suite registers asks for its code from this one address; a retried test
       // must not find the address's ten codes in ten minutes used up by the tests before it.
       CODE_IP_LIMIT: '1000',
+      // The experience account's demo is seeded, but its live logger stays off unless a test asks.
+      EXPERIENCE_LIVE: 'false',
       ...opts.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

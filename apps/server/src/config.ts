@@ -30,6 +30,11 @@ export interface Config {
   sessionTtl: number;
   /** Seed the read-only experience tenant on first start (`EXPERIENCE`, on). */
   experience: boolean;
+  /**
+   * With the experience account and the embedded broker, a built-in simulated logger keeps one demo
+   * device online and sending (`EXPERIENCE_LIVE`, on).
+   */
+  experienceLive: boolean;
   /** Upload size bound in bytes (`MAX_UPLOAD_MB`, 64). */
   maxUploadBytes: number;
   /**
@@ -144,6 +149,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     logLevel,
     sessionTtl: positiveInt(env, 'SESSION_TTL', 7 * 24 * 3600),
     experience: bool(env, 'EXPERIENCE', true),
+    experienceLive: bool(env, 'EXPERIENCE_LIVE', true),
     maxUploadBytes: positiveInt(env, 'MAX_UPLOAD_MB', 64) * 1024 * 1024,
     codeIpLimit: positiveInt(env, 'CODE_IP_LIMIT', 10),
     trustProxy: trustProxy(env),

@@ -2,17 +2,65 @@ import fs from 'node:fs';
 import { PERMISSIONS } from '@loggerhead/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { DEMO_DEVICES, HISTORY_MS } from '../src/modules/experience/demo-seed.ts';
+import { experienceOf } from '../src/modules/experience/experience.module.ts';
 import { createTestApp, openTestDatabase, type TestApp, testConfig } from './helper.ts';
 
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp({ experience: true });
+  await seeded(t.app);
 });
+
+/** The demo is seeded in the background once the app is ready: wait for it. */
+async function seeded(app: TestApp['app']) {
+  const result = await experienceOf(app)?.seeded;
+  if (!result) throw new Error('the experience demo was not seeded');
+  return result;
+}
 afterAll(async () => {
   await t?.close();
 });
 
 const expSession = () => t.app.inject({ method: 'POST', url: '/v1/control/sessions/experience' });
+
+/** A demo session: GET helper and the demo tenant's id. */
+async function demo(app = t.app) {
+  const token = (await app.inject({ method: 'POST', url: '/v1/control/sessions/experience' })).json().token;
+  const headers = { authorization: `Bearer ${token}` };
+  const tenantId = (await app.inject({ method: 'GET', url: '/v1/tenant/users/self', headers })).json().tenant_id as string;
+  const get = async (url: string) => {
+    const res = await app.inject({ method: 'GET', url, headers });
+    expect(res.statusCode, `${url}: ${res.body}`).toBe(200);
+    return res.json();
+  };
+  return { tenantId, get };
+}
+
+interface DemoThing {
+  id: string;
+  name: string;
+  third_things_id: string;
+}
+
+/** What the seed stores, counted in the database: a second start must leave every count as it was. */
+async function seededCounts(raw: TestApp['database']['raw']) {
+  const n = async (sql: string) => (await raw.query<{ n: number }>(sql)).rows[0].n;
+  const demoTenant = `(select id from tenants where is_demo)`;
+  return {
+    things: await n(`select count(*)::int as n from things where tenant_id = ${demoTenant}`),
+    types: await n(`select count(*)::int as n from device_types where tenant_id = ${demoTenant}`),
+    vehicles: await n(`select count(*)::int as n from vehicles where tenant_id = ${demoTenant}`),
+    dbcs: await n(`select count(*)::int as n from dbc_files where tenant_id = ${demoTenant}`),
+    fences: await n(`select count(*)::int as n from fences where tenant_id = ${demoTenant}`),
+    rules: await n(`select count(*)::int as n from trigger_rules where tenant_id = ${demoTenant}`),
+    frames: await n(`select coalesce(sum(frame_count), 0)::int as n from frame_chunks where tenant_id = ${demoTenant}`),
+    fixes: await n(`select count(*)::int as n from gps_fixes where tenant_id = ${demoTenant}`),
+    events: await n(`select count(*)::int as n from alert_events where tenant_id = ${demoTenant}`),
+    series: await n(`select count(*)::int as n from signal_series where tenant_id = ${demoTenant}`),
+  };
+}
 
 describe('read-only experience account', () => {
   it('opens a session for the seeded demo manager without a password', async () => {
@@ -59,17 +107,96 @@ describe('read-only experience account', () => {
     expect(names.length).toBeLessThan(PERMISSIONS.length / 2);
   });
 
+  it('lists the seeded demo devices, with two hours of frames, decoded curves, a GPS track and alert events', async () => {
+    const { tenantId, get } = await demo();
+    const page = await get(`/v1/things/tenants/${tenantId}/things?current_page=1&page_size=20`);
+    expect(page.total).toBe(DEMO_DEVICES.length);
+    const things = page.list as DemoThing[];
+    expect(things.map((d) => d.name).sort()).toEqual(DEMO_DEVICES.map((d) => d.name).sort());
+    for (const d of things) expect(d.third_things_id).toMatch(/^[0-9A-F]{20}$/);
+
+    const end = Date.now();
+    const begin = end - HISTORY_MS - 60_000;
+    for (const d of things) {
+      const base = `/v1/data-mgmt/tenants/${tenantId}/things/${d.id}`;
+      const frames = await get(`${base}/frames?begin_time=${begin}&end_time=${end}&current_page=1&page_size=20`);
+      expect(frames.total, d.name).toBeGreaterThan(10_000);
+      // DBC messages and frames outside the DBC alike.
+      const ids = new Set(
+        (await get(`${base}/frames?begin_time=${begin}&end_time=${end}&page_size=200`)).list.map((f: { id: number }) => f.id),
+      );
+      expect(ids.has(0x1f0)).toBe(true);
+      expect(ids.has(0x5a0)).toBe(true);
+
+      const binding = await get(`/v1/mapping-mgmt/tenants/${tenantId}/things/${d.id}/channels/0/dbc-binding`);
+      expect(binding).toMatchObject({ state: 'started', dbc_name: 'demo-vehicle' });
+
+      const curve = await get(
+        `${base}/signals/curve?signal=VEHICLE_DYNAMICS.VehicleSpeed&channel=0&begin_time=${begin}&end_time=${end}&width=200`,
+      );
+      expect(curve.t.length).toBeGreaterThan(10);
+      expect(Math.max(...curve.max)).toBeGreaterThan(30);
+      expect(Math.min(...curve.min)).toBeGreaterThanOrEqual(0);
+      // The multiplexed page: coolant only from page 0 frames, warm after driving a while.
+      const coolant = await get(
+        `${base}/signals/curve?signal=ENV_STATUS.CoolantTemp&channel=0&begin_time=${begin}&end_time=${end}&width=50`,
+      );
+      expect(coolant.t.length).toBeGreaterThan(0);
+      expect(Math.max(...coolant.max)).toBeGreaterThan(60);
+
+      const track = await get(`/v1/things/tenants/${tenantId}/things/${d.id}/gps?begin_time=${begin}&end_time=${end}`);
+      expect(track.total).toBeGreaterThan(100);
+      expect(track.distance_m).toBeGreaterThan(10_000);
+    }
+
+    const events = await get(`/v1/alert-data-mgmt/tenants/${tenantId}/events?current_page=1&page_size=50`);
+    expect(events.total).toBeGreaterThanOrEqual(2);
+    const sources = new Set(events.list.map((e: { source_type: string }) => e.source_type));
+    expect(sources).toEqual(new Set(['trigger', 'fence']));
+    const fences = await get(`/v1/fence/tenants/${tenantId}/fences?current_page=1&page_size=10`);
+    expect(fences.total).toBe(1);
+    expect(fences.list[0].things_ids).toHaveLength(DEMO_DEVICES.length);
+  });
+
   it('is seeded once across restarts and absent when disabled', async () => {
     const { database, drop } = await openTestDatabase();
     try {
+      const counts = [];
       for (let i = 0; i < 2; i++) {
         const config = testConfig({ experience: true });
         const app = await buildApp(config, { database, logger: false });
+        await app.ready();
+        await seeded(app);
         await app.close();
         fs.rmSync(config.dataDir, { recursive: true, force: true });
+        counts.push(await seededCounts(database.raw));
       }
       const { rows } = await database.raw.query<{ n: number }>('select count(*)::int as n from tenants where is_demo');
       expect(rows[0].n).toBe(1);
+      for (const [k, v] of Object.entries(counts[0])) expect(v, k).toBeGreaterThan(0);
+      expect(counts[1]).toEqual(counts[0]);
+
+      // A start that stopped before a device's history was marked done: the history is made again,
+      // in place of what was stored, not beside it.
+      const truck = (
+        await database.raw.query<{ id: string }>(
+          `select id from things where name = $1 and tenant_id = (select id from tenants where is_demo)`,
+          [DEMO_DEVICES[1].name],
+        )
+      ).rows[0].id;
+      await database.raw.query(`delete from device_events where things_id = $1 and kind = 'upload'`, [truck]);
+      const config = testConfig({ experience: true });
+      const app = await buildApp(config, { database, logger: false });
+      await app.ready();
+      await seeded(app);
+      await app.close();
+      fs.rmSync(config.dataDir, { recursive: true, force: true });
+      const again = await seededCounts(database.raw);
+      expect(again.frames).toBe(counts[0].frames);
+      expect(again.fixes).toBe(counts[0].fixes);
+      expect(again.things).toBe(counts[0].things);
+      const marker = await database.raw.query(`select 1 from device_events where things_id = $1 and kind = 'upload'`, [truck]);
+      expect(marker.rows).toHaveLength(1);
     } finally {
       await drop();
     }
@@ -78,6 +205,53 @@ describe('read-only experience account', () => {
       expect((await off.app.inject({ method: 'POST', url: '/v1/control/sessions/experience' })).statusCode).toBe(404);
     } finally {
       await off.close();
+    }
+  });
+});
+
+describe('live demo logger', () => {
+  it('is on by default and set with EXPERIENCE_LIVE', () => {
+    expect(loadConfig({}).experienceLive).toBe(true);
+    expect(loadConfig({ EXPERIENCE_LIVE: 'off' }).experienceLive).toBe(false);
+    expect(loadConfig({ EXPERIENCE_LIVE: 'false', EXPERIENCE: 'true' }).experience).toBe(true);
+    expect(() => loadConfig({ EXPERIENCE_LIVE: 'sometimes' })).toThrow(/^EXPERIENCE_LIVE: /);
+  });
+
+  it('connects to the embedded broker as the first demo device and its frames reach the history', async () => {
+    const live = await createTestApp({ experience: true, experienceLive: true });
+    try {
+      await seeded(live.app);
+      const { tenantId, get } = await demo(live.app);
+      const since = Date.now();
+      const things = (await get(`/v1/things/tenants/${tenantId}/things?current_page=1&page_size=20`)).list as DemoThing[];
+      const truck = things.find((d) => d.name === DEMO_DEVICES[0].name) as DemoThing;
+      const base = `/v1/data-mgmt/tenants/${tenantId}/things/${truck.id}`;
+      const deadline = Date.now() + 60_000;
+      let fresh = 0;
+      let online = false;
+      let fixes = 0;
+      while (Date.now() < deadline) {
+        fresh = (await get(`${base}/frames?begin_time=${since}&end_time=${Date.now() + 60_000}&page_size=10`)).total;
+        online = (await get(`/v1/things/tenants/${tenantId}/things/${truck.id}`)).is_online;
+        fixes = (await get(`/v1/things/tenants/${tenantId}/things/${truck.id}/gps?begin_time=${since}&end_time=${Date.now() + 60_000}`))
+          .total;
+        if (fresh > 0 && online && fixes > 0) break;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      expect(fresh).toBeGreaterThan(0);
+      expect(online).toBe(true);
+      expect(fixes).toBeGreaterThan(0);
+      // Decoded like any logger's frames.
+      const curve = await get(
+        `${base}/signals/curve?signal=ENGINE_DATA.EngineSpeed&channel=0&begin_time=${since}&end_time=${Date.now() + 1000}&width=50`,
+      );
+      expect(curve.t.length).toBeGreaterThan(0);
+      // Only the first device is live.
+      for (const other of things.filter((d) => d.id !== truck.id)) {
+        expect((await get(`/v1/things/tenants/${tenantId}/things/${other.id}`)).is_online).toBe(false);
+      }
+    } finally {
+      await live.close();
     }
   });
 });

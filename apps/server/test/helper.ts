@@ -52,6 +52,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     logLevel: 'silent',
     adminPassword: ADMIN_PASSWORD,
     experience: false,
+    experienceLive: false,
     ...overrides,
   };
 }

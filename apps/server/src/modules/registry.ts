@@ -9,6 +9,7 @@ import { dashboardRoutes } from './dashboard/dashboard.routes.ts';
 import { panelRoutes } from './dashboard/panels.routes.ts';
 import { dataRoutes } from './data/data.routes.ts';
 import { deviceTypeSchemaRoutes } from './device-type-schema/device-type-schema.routes.ts';
+import { experienceModule } from './experience/experience.module.ts';
 import { fenceRoutes } from './fence/fence.routes.ts';
 import { gpsRoutes } from './gps/gps.routes.ts';
 import { healthRoutes } from './health/health.routes.ts';
@@ -67,4 +68,6 @@ export const modules: ModuleRegistrar[] = [
   async (app, ctx) => {
     await remoteModule(app, ctx);
   },
+  // Last: the experience account's demo is seeded through the modules above, once they are ready.
+  (app, ctx) => experienceModule(app, ctx),
 ];

@@ -1,0 +1,368 @@
+import { createHash } from 'node:crypto';
+import type { CanFrame } from '@loggerhead/can';
+import { encodeBatch } from '@loggerhead/can/protocol/batch.ts';
+import type { GpsFix } from '@loggerhead/can/protocol/messages.ts';
+import { upTopic } from '@loggerhead/can/protocol/topics.ts';
+import { FenceInputSchema, TriggerRuleInputSchema, VehicleCreateSchema } from '@loggerhead/contract';
+import type { AppContext, LoggerheadApp } from '../../app.ts';
+import type { Auth } from '../../lib/auth.ts';
+import { alertsOf } from '../alert/alert.module.ts';
+import { quickDeleteRepository } from '../data/quick-delete.repository.ts';
+import { fenceRepository } from '../fence/fence.repository.ts';
+import { fenceService } from '../fence/fence.service.ts';
+import { bindingsService } from '../mapping/bindings.service.ts';
+import { mappingRepository } from '../mapping/mapping.repository.ts';
+import { mappingService } from '../mapping/mapping.service.ts';
+import { thingsService } from '../things/things.service.ts';
+import { vehiclesService } from '../things/vehicles.service.ts';
+import { DEMO_DBC_NAME, DriveSim, demoDbcText, FENCE_CENTER, FrameMaker, fixOf, HISTORY_RATES } from './demo-drive.ts';
+
+/** How far back the generated history reaches. */
+export const HISTORY_MS = 2 * 3600_000;
+/** The demo package: its three devices, and data kept this many days (the live logger keeps sending). */
+export const DEMO_RETENTION_DAYS = 3;
+export const DEMO_THINGS_NUM = 3;
+export const DEMO_TYPE_NAME = 'Demo CAN logger';
+const FENCE_NAME = 'Century Park';
+const SPEED_RULE = 'Overspeed > 100 km/h';
+const FENCE_RULE = 'Entering Century Park';
+/** A batch of the generated history spans this long (a logger buffering a minute). */
+const BATCH_MS = 60_000;
+/** A GPS fix every this many ms while the ignition is on. */
+export const GPS_EVERY_MS = 2000;
+/** The device event that marks a device's history as generated (written after the history). */
+const MARKER = 'demo-history';
+
+export interface DemoDeviceSpec {
+  name: string;
+  seed: number;
+  /** Share of the road speeds this driver keeps. */
+  pace: number;
+  /** Where on the loop the day starts (m). */
+  start: number;
+  /** Ignition-on periods, minutes into the two hours of history. */
+  trips: [number, number][];
+  labels: { tenantLabelId: string; labelValue: string }[];
+}
+
+/** The first device is the one the live logger plays; it is still driving when the history ends. */
+export const DEMO_DEVICES: DemoDeviceSpec[] = [
+  {
+    name: 'Demo truck 1',
+    seed: 11,
+    pace: 1,
+    start: 0,
+    trips: [
+      [0, 40],
+      [70, 120],
+    ],
+    labels: [
+      { tenantLabelId: 'fleet', labelValue: 'Shanghai' },
+      { tenantLabelId: 'model', labelValue: 'Hybrid truck' },
+    ],
+  },
+  {
+    name: 'Demo truck 2',
+    seed: 23,
+    pace: 1.06,
+    start: 9_000,
+    trips: [[10, 60]],
+    labels: [
+      { tenantLabelId: 'fleet', labelValue: 'Shanghai' },
+      { tenantLabelId: 'model', labelValue: 'Hybrid truck' },
+    ],
+  },
+  {
+    name: 'Demo van 3',
+    seed: 37,
+    pace: 0.92,
+    start: 21_000,
+    trips: [[40, 80]],
+    labels: [
+      { tenantLabelId: 'fleet', labelValue: 'Shanghai' },
+      { tenantLabelId: 'model', labelValue: 'Delivery van' },
+    ],
+  },
+];
+
+/** A device ID of 20 hex digits, the same for a demo tenant each start and unlikely to meet a real one. */
+export function demoDeviceId(tenantId: string, index: number): string {
+  return createHash('sha256').update(`loggerhead-demo/${tenantId}/${index}`).digest('hex').slice(0, 20).toUpperCase();
+}
+
+export interface DemoManager {
+  tenantId: string;
+  userId: string;
+}
+
+export async function demoManager(ctx: AppContext): Promise<DemoManager | null> {
+  const { rows } = await ctx.database.raw.query<{ id: string; tenant_id: string }>(
+    `select u.id, u.tenant_id from users u join tenants t on t.id = u.tenant_id
+      where t.is_demo and u.is_manager order by u.created_at limit 1`,
+  );
+  return rows[0] ? { tenantId: rows[0].tenant_id, userId: rows[0].id } : null;
+}
+
+/** The demo manager as the services see a caller: not read-only, since the server itself seeds. */
+export function seedAuth(m: DemoManager): Auth {
+  return {
+    userId: m.userId,
+    tenantId: m.tenantId,
+    username: 'demo',
+    sessionId: '',
+    isManager: true,
+    systemManager: false,
+    grants: null,
+    readOnly: false,
+  };
+}
+
+export interface SeedResult {
+  devices: { id: string; deviceId: string; name: string }[];
+  /** What this start added (0 everywhere on a start after a complete seed). */
+  created: { devices: number; histories: number; frames: number; fixes: number };
+}
+
+/**
+ * Seeds the demo tenant through the services real data goes through: devices and their type, a
+ * vehicle, the shipped DBC bound to channel 0 with parsing started, an e-fence, trigger rules, the
+ * package's limits, then two hours of generated driving per device sent through the uplink
+ * pipeline (frames and GPS, as if a logger had sent them) so that decoding, fences and rules run
+ * on them as on any upload. Every step looks first for what it makes, and a device's history is
+ * marked done only after it is stored: an interrupted seed is completed at the next start.
+ */
+export async function seedDemo(
+  app: LoggerheadApp,
+  ctx: AppContext,
+  m: DemoManager,
+  opts: { abort?: { aborted: boolean }; now?: number } = {},
+): Promise<SeedResult> {
+  const now = opts.now ?? Date.now();
+  const stopIfAsked = () => {
+    if (opts.abort?.aborted) throw new Error('demo seed stopped: the server is closing');
+  };
+  const raw = ctx.database.raw;
+  const auth = seedAuth(m);
+  const things = thingsService({ raw, onCredentialsChanged: (id) => ctx.ingest.forgetDevice(id) });
+  const created = { devices: 0, histories: 0, frames: 0, fixes: 0 };
+
+  // The package first: three devices, a short retention.
+  const pkg = await ctx.packages.load(m.tenantId);
+  if (pkg.maximum_data_retention_days !== DEMO_RETENTION_DAYS || (pkg.things_num ?? Infinity) < DEMO_THINGS_NUM) {
+    await ctx.packages.update(auth, m.tenantId, { maximum_data_retention_days: DEMO_RETENTION_DAYS, things_num: DEMO_THINGS_NUM });
+  }
+
+  const type =
+    (await things.listTypes(auth)).find((t) => t.name === DEMO_TYPE_NAME && !t.public) ??
+    (await things.createType(auth, {
+      name: DEMO_TYPE_NAME,
+      display_name: 'Demo CAN logger (2 CAN channels)',
+      description: 'A two-channel CAN logger with GPS',
+      can_channels: 2,
+      thing_type: 0,
+    }));
+
+  const devices: SeedResult['devices'] = [];
+  for (let i = 0; i < DEMO_DEVICES.length; i++) {
+    const spec = DEMO_DEVICES[i];
+    const deviceId = demoDeviceId(m.tenantId, i);
+    const found = await raw.query<{ id: string }>('select id from things where tenant_id = $1 and third_things_id = $2', [
+      m.tenantId,
+      deviceId,
+    ]);
+    let id = found.rows[0]?.id;
+    if (!id) {
+      id = (
+        await things.create(auth, {
+          third_things_id: deviceId,
+          name: spec.name,
+          info_model_id: type.id,
+          description: 'Demo vehicle of the experience account',
+          labels: spec.labels,
+        })
+      ).id;
+      created.devices++;
+    }
+    devices.push({ id, deviceId, name: spec.name });
+  }
+
+  const cars = vehiclesService(raw);
+  if ((await cars.list(auth, 1, 10, DEMO_DEVICES[0].name)).total === 0) {
+    await cars.create(
+      auth,
+      VehicleCreateSchema.parse({
+        name: DEMO_DEVICES[0].name,
+        vin: 'LFWAD2A16N1000001',
+        description: 'Hybrid truck on the Pudong loop',
+        channels: [
+          { name: 'Powertrain CAN', things_id: devices[0].id, channel: 0 },
+          { name: 'Body CAN', things_id: devices[0].id, channel: 1 },
+        ],
+      }),
+    );
+  }
+
+  const mapRepo = mappingRepository(raw);
+  const mapping = mappingService(mapRepo, (ids) => {
+    for (const id of ids) ctx.signals.invalidate(id);
+  });
+  const dbc =
+    (await mapping.listDbc(auth, { current_page: 1, page_size: 10, keyword: DEMO_DBC_NAME })).list.find((f) => f.name === DEMO_DBC_NAME) ??
+    (await mapping.createDbc(auth, { fileName: `${DEMO_DBC_NAME}.dbc`, bytes: new TextEncoder().encode(demoDbcText()) }, {}));
+  const bindings = bindingsService(raw, mapRepo, {
+    changed: (id) => ctx.signals.invalidate(id),
+    clearChannel: (tenantId, thingsId, channel) => ctx.signals.clearChannel(tenantId, thingsId, channel),
+    backfill: ctx.signals.backfill,
+  });
+  for (const d of devices) {
+    const bound = (await bindings.list(auth, d.id)).find((b) => b.channel === 0);
+    if (bound?.state !== 'started' || bound.dbc_id !== dbc.id) await bindings.bind(auth, d.id, 0, { dbc_id: dbc.id, state: 'started' });
+  }
+
+  const fences = fenceService(raw, fenceRepository(raw), ctx.events);
+  const fence =
+    (await fences.list(auth, { name: FENCE_NAME, current_page: 1, page_size: 10 })).list.find((f) => f.name === FENCE_NAME) ??
+    (await fences.create(
+      auth,
+      FenceInputSchema.parse({
+        name: FENCE_NAME,
+        type: 'region',
+        region: { shape: 'circle', center: FENCE_CENTER, radius: 600 },
+        description: 'The demo vehicles pass through it on every lap',
+        things_ids: devices.map((d) => d.id),
+      }),
+    ));
+
+  // Rules on the devices that only have history: their alert events stay a handful.
+  const rules = alertsOf(app).rules;
+  const names = new Set(
+    (await raw.query<{ name: string }>('select name from trigger_rules where tenant_id = $1', [m.tenantId])).rows.map((r) => r.name),
+  );
+  if (!names.has(SPEED_RULE)) {
+    await rules.create(
+      auth,
+      TriggerRuleInputSchema.parse({
+        name: SPEED_RULE,
+        things_id: devices[1].id,
+        data_type: 'signal',
+        channel: 0,
+        conditions: [{ source: 'signal', message: 'VEHICLE_DYNAMICS', signal: 'VehicleSpeed', op: '>', value: 100 }],
+        level: 'urgent',
+        description: 'Vehicle speed above 100 km/h',
+        alert_description: 'Speed over 100 km/h on the Middle Ring',
+      }),
+    );
+  }
+  if (!names.has(FENCE_RULE)) {
+    await rules.create(
+      auth,
+      TriggerRuleInputSchema.parse({
+        name: FENCE_RULE,
+        things_id: devices[2].id,
+        data_type: 'fence',
+        fence_id: fence.id,
+        fence_rule: 'in',
+        description: 'The van enters the Century Park fence',
+        alert_description: 'Entered Century Park',
+      }),
+    );
+  }
+
+  // History last, device by device.
+  stopIfAsked();
+  const deletes = quickDeleteRepository(raw);
+  for (let i = 0; i < devices.length; i++) {
+    const d = devices[i];
+    const marked = await raw.query(
+      `select 1 from device_events e where e.things_id = $1 and e.kind = 'upload' and e.detail->>'source' = $2
+          and exists (select 1 from storage_usage u where u.things_id = e.things_id)`,
+      [d.id, MARKER],
+    );
+    if (marked.rows.length) continue;
+    stopIfAsked();
+    // Whatever an interrupted start left goes first, so nothing is stored twice.
+    const all = { from: null, to: null };
+    for (const day of await deletes.frameDays(m.tenantId, d.id, all)) await deletes.deleteFrames(m.tenantId, d.id, day, all);
+    await deletes.deleteGps(m.tenantId, d.id, all);
+    await ctx.signals.clearDevice(m.tenantId, d.id);
+    const n = await writeHistory(ctx, { tenantId: m.tenantId, thingsId: d.id, deviceId: d.deviceId }, DEMO_DEVICES[i], now);
+    created.frames += n.frames;
+    created.fixes += n.fixes;
+    created.histories++;
+    await ctx.signals.idle();
+    await ctx.ingest.devices.event(
+      { tenantId: m.tenantId, thingsId: d.id },
+      'upload',
+      `Demo history: ${n.frames} frames, ${n.fixes} GPS fixes`,
+      {
+        source: MARKER,
+        frames: n.frames,
+        fixes: n.fixes,
+        begin_time: now - HISTORY_MS,
+        end_time: now,
+      },
+    );
+  }
+  await ctx.signals.idle();
+  await alertsOf(app).idle();
+  return { devices, created };
+}
+
+/**
+ * Two hours of a device's driving, generated and sent through the uplink pipeline: one frame batch
+ * per minute of ignition-on time, and the GPS fixes of each trip.
+ */
+async function writeHistory(
+  ctx: AppContext,
+  device: { tenantId: string; thingsId: string; deviceId: string },
+  spec: DemoDeviceSpec,
+  now: number,
+): Promise<{ frames: number; fixes: number }> {
+  const identity = { ...device, thingType: 0 };
+  const pipeline = ctx.ingest.pipeline;
+  const framesTopic = upTopic(device.deviceId, 'frames');
+  const gpsTopic = upTopic(device.deviceId, 'gps');
+  const begin = now - HISTORY_MS;
+  const sim = new DriveSim(spec.seed, spec.start, spec.pace);
+  const maker = new FrameMaker(HISTORY_RATES);
+  const session = Number.parseInt(device.deviceId.slice(0, 7), 16);
+  let seq = 0;
+  let frames = 0;
+  let fixes = 0;
+  let parkedUntil = begin;
+  const writes: Promise<unknown>[] = [];
+  for (const [from, to] of spec.trips) {
+    const tripStart = begin + from * 60_000;
+    const tripEnd = Math.min(now, begin + to * 60_000);
+    if (tripStart > parkedUntil) sim.park((tripStart - parkedUntil) / 1000);
+    const gps: GpsFix[] = [];
+    let batch: CanFrame[] = [];
+    let batchStart = tripStart;
+    const flush = () => {
+      if (!batch.length) return;
+      const data = encodeBatch(batch, { session, seq: seq++ });
+      frames += batch.length;
+      writes.push(pipeline.handle(identity, 'frames', framesTopic, data));
+      batch = [];
+    };
+    for (let t = tripStart; t < tripEnd; t += 100) {
+      const s = sim.step(0.1);
+      maker.frames(s, t * 1000, batch);
+      if ((t - tripStart) % GPS_EVERY_MS === 0) gps.push(fixOf(s, t));
+      if (t + 100 - batchStart >= BATCH_MS) {
+        flush();
+        batchStart = t + 100;
+      }
+    }
+    flush();
+    parkedUntil = tripEnd;
+    for (let k = 0; k < gps.length; k += 5000) {
+      const part = gps.slice(k, k + 5000);
+      writes.push(pipeline.handle(identity, 'gps', gpsTopic, new TextEncoder().encode(JSON.stringify(part))));
+      fixes += part.length;
+    }
+  }
+  const results = await Promise.all(writes);
+  if (results.some((r) => r !== 'stored')) throw new Error('demo history: an uplink was not stored');
+  return { frames, fixes };
+}

@@ -1,0 +1,91 @@
+import type { AppContext, LoggerheadApp } from '../../app.ts';
+import { LiveDemo } from './demo-live.ts';
+import { DEMO_DEVICES, type DemoManager, demoDeviceId, demoManager, type SeedResult, seedDemo } from './demo-seed.ts';
+
+const registry = new WeakMap<object, { seeded: Promise<SeedResult | null>; live: LiveDemo | null }>();
+
+/** The demo seed and live logger of an app (tests wait on the seed, read the logger's count). */
+export function experienceOf(app: LoggerheadApp) {
+  return registry.get(app) ?? null;
+}
+
+/**
+ * The experience account's demo (spec §2: "a read-only demo tenant that the first start seeds with
+ * devices and data"): seeded when the server gets ready, through the same services as real data;
+ * then, with the embedded broker, a simulated logger keeps the first demo device online.
+ */
+export function experienceModule(app: LoggerheadApp, ctx: AppContext) {
+  if (!ctx.config.experience) return;
+  let live: LiveDemo | null = null;
+  let resolveSeeded: (r: SeedResult | null) => void = () => {};
+  const seeded = new Promise<SeedResult | null>((r) => {
+    resolveSeeded = r;
+  });
+  const entry = { seeded, live: null as LiveDemo | null };
+  registry.set(app, entry);
+
+  // In the background once the server is ready: a start is not held up, and the console works
+  // while the demo fills (the seed takes a few seconds).
+  const abort = { aborted: false };
+  let running: Promise<void> | null = null;
+  app.addHook('onReady', async () => {
+    running = seedThenLive();
+  });
+  async function seedThenLive() {
+    const m = await demoManager(ctx).catch(() => null);
+    if (!m) {
+      resolveSeeded(null);
+      return;
+    }
+    const started = performance.now();
+    let result: SeedResult | null = null;
+    try {
+      result = await seedDemo(app, ctx, m, { abort });
+    } catch (err) {
+      // The console works without the demo's data; the next start completes it.
+      if (!abort.aborted) app.log.error({ err }, 'experience demo not seeded');
+    }
+    resolveSeeded(result);
+    if (!result) return;
+    const ms = Math.round(performance.now() - started);
+    app.log.info({ ms, ...result.created }, `experience demo ready in ${ms} ms`);
+    if (ctx.config.experienceLive && !ctx.config.mqttUrl && !abort.aborted) {
+      live = startLive(app, ctx, m);
+      entry.live = live;
+    }
+  }
+  app.addHook('preClose', async () => {
+    abort.aborted = true;
+    await running;
+    await live?.stop();
+  });
+}
+
+function startLive(app: LoggerheadApp, ctx: AppContext, m: DemoManager): LiveDemo {
+  const spec = DEMO_DEVICES[0];
+  const deviceId = demoDeviceId(m.tenantId, 0);
+  const host = /^(0\.0\.0\.0|::|)$/.test(ctx.config.host)
+    ? '127.0.0.1'
+    : ctx.config.host.includes(':')
+      ? `[${ctx.config.host}]`
+      : ctx.config.host;
+  const live = new LiveDemo({
+    broker: () => {
+      const port = ctx.broker.isUp() ? ctx.broker.port() : null;
+      return port ? `mqtt://${host}:${port}` : null;
+    },
+    deviceId,
+    key: async () => {
+      const { rows } = await ctx.database.raw.query<{ things_key: string }>(
+        'select things_key from things where tenant_id = $1 and third_things_id = $2',
+        [m.tenantId, deviceId],
+      );
+      return rows[0]?.things_key ?? null;
+    },
+    seed: spec.seed,
+    pace: spec.pace,
+    log: app.log,
+  });
+  live.start();
+  return live;
+}

@@ -4,6 +4,7 @@
  */
 export const MENU_KEYS = [
   'home',
+  'dashboard',
   'car',
   'dbc',
   'test',

@@ -3,6 +3,7 @@ import { defineCatalogue } from '../i18n/catalogue.ts';
 export default defineCatalogue({
   zh: {
     'app.menu.home': '首页',
+    'app.menu.dashboard': '仪表盘',
     'app.menu.car': '车辆管理',
     'app.menu.dbc': 'DBC 管理',
     'app.menu.test': '测试管理',
@@ -57,6 +58,7 @@ export default defineCatalogue({
   },
   en: {
     'app.menu.home': 'Home',
+    'app.menu.dashboard': 'Dashboard',
     'app.menu.car': 'Vehicles',
     'app.menu.dbc': 'DBC',
     'app.menu.test': 'Tests',

@@ -1,6 +1,6 @@
 import type { Privileges, SelfUser } from '@loggerhead/contract/schemas/session.ts';
 import { describe, expect, it } from 'vitest';
-import { menuOfPath, roleOf, visibleMenus } from './menus.ts';
+import { MENU_PATHS, menuOfPath, roleOf, TOP_MENU, visibleMenus } from './menus.ts';
 
 const user = (over: Partial<SelfUser>): SelfUser => ({
   id: 'u1',
@@ -52,6 +52,16 @@ describe('visibleMenus (spec §2)', () => {
     expect(menus.has('system-setting')).toBe(false);
   });
 
+  it('shows the dashboard to managers by default and to sub-users bound to it', () => {
+    const defaults = ['home', 'dashboard', 'car', 'dbc', 'test', 'ecu', 'fence'];
+    expect(visibleMenus({ role: 'manager', globalMenu: defaults, boundMenus: [] }).has('dashboard')).toBe(true);
+    expect(visibleMenus({ role: 'manager', globalMenu: ['home'], boundMenus: [] }).has('dashboard')).toBe(false);
+    expect(visibleMenus({ role: 'sub-user', globalMenu: defaults, boundMenus: ['home'] }).has('dashboard')).toBe(false);
+    expect(visibleMenus({ role: 'sub-user', globalMenu: defaults, boundMenus: ['dashboard'] }).has('dashboard')).toBe(true);
+    expect(TOP_MENU).toContain('dashboard');
+    expect(MENU_PATHS.dashboard).toBe('/Container/Dashboard');
+  });
+
   it('keeps SystemSetting for system managers', () => {
     expect(visibleMenus({ role: 'system-manager', globalMenu: null, boundMenus: null }).has('system-setting')).toBe(true);
     expect(visibleMenus({ role: 'unknown', globalMenu: null, boundMenus: null }).has('system-setting')).toBe(false);
@@ -64,5 +74,6 @@ describe('menuOfPath', () => {
     expect(menuOfPath('/Container/DBCImportPage')).toBe('dbc');
     expect(menuOfPath('/Container/EFenceManager/EFenceEditor')).toBe('fence');
     expect(menuOfPath('/Container/UserManager/Log')).toBeNull();
+    expect(menuOfPath('/Container/Dashboard')).toBe('dashboard');
   });
 });

@@ -1,11 +1,12 @@
 import { MANAGER_ONLY_MENUS, MENU_KEYS, type MenuKey } from '@loggerhead/contract/menus.ts';
 import type { Privileges, SelfUser } from '@loggerhead/contract/schemas/session.ts';
 
-export const TOP_MENU: readonly MenuKey[] = ['home', 'car', 'dbc', 'test', 'ecu', 'fence'];
+export const TOP_MENU: readonly MenuKey[] = ['home', 'dashboard', 'car', 'dbc', 'test', 'ecu', 'fence'];
 export const USER_MENU: readonly MenuKey[] = ['device-type', 'fault-code', 'subuser', 'oplog', 'system-config', 'system-setting'];
 
 export const MENU_PATHS: Record<MenuKey, string> = {
   home: '/Container/HomePage',
+  dashboard: '/Container/Dashboard',
   car: '/Container/CarManager',
   dbc: '/Container/DBCManager',
   test: '/Container/TestManager',
@@ -59,6 +60,7 @@ export function visibleMenus(opts: {
 export function menuOfPath(pathname: string): MenuKey | null {
   const p = pathname.toLowerCase();
   if (p.startsWith('/container/homepage')) return 'home';
+  if (p.startsWith('/container/dashboard')) return 'dashboard';
   if (p.startsWith('/container/carmanager')) return 'car';
   if (p.startsWith('/container/dbcmanager') || p.startsWith('/container/dbcimportpage')) return 'dbc';
   if (p.startsWith('/container/testmanager')) return 'test';

@@ -31,11 +31,11 @@ export async function startSession(qc: QueryClient, res: LoginResponse, username
   if (tenantId && customization?.systemLanguage && customization.systemLanguage !== lang && canCustomize(self, privileges)) {
     await settle(sessionApi.saveCustomization(tenantId, { ...customization, systemLanguage: lang }));
   }
-  if (tenantId) qc.setQueryData(sessionKeys.dashboard(), await settle(defaultDashboard(tenantId, self, privileges)));
+  if (tenantId) qc.setQueryData(sessionKeys.dashboard(), await settle(loadDefaultDashboard(tenantId, self, privileges)));
 }
 
 /** Spec §4: the tenant's default dashboard; when there is none the manager creates it, others use the first. */
-async function defaultDashboard(tenantId: string, self: SelfUser | null, p: Privileges | null): Promise<Dashboard | null> {
+export async function loadDefaultDashboard(tenantId: string, self: SelfUser | null, p: Privileges | null): Promise<Dashboard | null> {
   const { list } = await sessionApi.dashboards(tenantId, DEFAULT_DASHBOARD_TYPE);
   if (list[0]) return list[0];
   const manager = Boolean(self?.isManager || p?.tenant_manager) && !self?.systemManager;

@@ -14,7 +14,7 @@ export function webConfigRoutes(app: LoggerheadApp, ctx: AppContext) {
       loginLogo: '',
       cloudname: 'Loggerhead',
       homepageLogo: '',
-      menu: ['home', 'car', 'dbc', 'test', 'ecu', 'fence'],
+      menu: ['home', 'dashboard', 'car', 'dbc', 'test', 'ecu', 'fence'],
       link: JSON.stringify({ systemLanguage: 'zh', lowCodeUrl: '', userCenterUrl: '', capacityUrl: '' }),
       resourcePath: '/can',
       isDebug: 0,

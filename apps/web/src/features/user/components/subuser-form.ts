@@ -35,6 +35,7 @@ export function initialPasswordOf(mobile: string): string {
 /** What a menu entry needs to open: binding the menu also grants these (the manager can still take them away). */
 const MENU_GRANTS: Partial<Record<MenuKey, string[]>> = {
   home: ['things:things:page', 'things:things:query', 'things:things:queryone', 'things:info-model:query'],
+  dashboard: ['data-mgmt:dashboard:query', 'data-mgmt:things-data:history-aggregation'],
   car: ['car:car:query', 'things:things:page'],
   dbc: ['mapping:dbc:query'],
   ecu: ['candtu:ecu:query'],

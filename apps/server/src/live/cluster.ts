@@ -136,8 +136,13 @@ export class Cluster {
     });
     this.client = c;
     c.on('message', (topic, payload) => this.receive(topic, payload));
-    // A reconnect after the broker dropped us: our will cleared our watch list, so announce it again.
-    c.on('connect', () => this.scheduleSync());
+    c.on('connect', () => {
+      // A reconnect: our will cleared our watch list, so announce it again; the other copies' lists
+      // come again with the renewed subscription (those of copies gone meanwhile do not).
+      this.remote.clear();
+      this.remoteChanged();
+      this.scheduleSync();
+    });
     await c.subscribeAsync({ [this.eventsTopic]: { qos: 0 }, [`${this.watchRoot}+`]: { qos: 1 } });
     this.o.hub.onWatchChange = () => this.scheduleSync();
     this.o.writer.on('committed', this.onCommitted);
@@ -291,6 +296,10 @@ export class Cluster {
       if (!m.success) return this.malformed(`${this.watchRoot}${copy}`, 'bad watch list');
       this.remote.set(copy, { f: new Set(m.data.f), s: new Set(m.data.s) });
     }
+    this.remoteChanged();
+  }
+
+  private remoteChanged() {
     this.remoteFrames = new Set([...this.remote.values()].flatMap((r) => [...r.f]));
     this.remoteSignals = new Set([...this.remote.values()].flatMap((r) => [...r.s]));
     // Decoded samples are produced only while someone listens: listen while another copy watches.

@@ -122,8 +122,21 @@ export async function writeSamples(raw: RawSql, batches: SeriesSamples[]): Promi
   if (!chunks.length) return { bytes, samples: 0 };
   // One lock order for every writer: no deadlock between copies.
   const keys = [...blocks.values()].sort((a, b) => a.seriesId - b.seriesId || a.level - b.level || a.tStart - b.tStart);
+  const per = new Map<number, { n: number; first: number; last: number }>();
+  for (const s of list) {
+    const p = per.get(s.seriesId) ?? { n: 0, first: Number.POSITIVE_INFINITY, last: Number.NEGATIVE_INFINITY };
+    p.n += s.n;
+    p.first = Math.min(p.first, s.ts[0]);
+    p.last = Math.max(p.last, s.ts[s.n - 1]);
+    per.set(s.seriesId, p);
+  }
+  const ids = [...per.keys()].sort((a, b) => a - b);
 
   await raw.transaction(async (tx) => {
+    // The series rows first, in id order: two copies writing the same series wait here. Locked at
+    // the end instead, each would hold the key-share locks its chunk and roll-up inserts take on
+    // the series and wait for the other's (a deadlock, and one batch's samples lost).
+    await tx.query('select id from signal_series where id = any($1::bigint[]) order by id for no key update', [ids]);
     for (let k = 0; k < chunks.length; k += ROWS_PER_INSERT) {
       const part = chunks.slice(k, k + ROWS_PER_INSERT);
       const params: unknown[] = [];
@@ -181,17 +194,6 @@ export async function writeSamples(raw: RawSql, batches: SeriesSamples[]): Promi
       );
     }
     // Series totals.
-    const per = new Map<number, { n: number; first: number; last: number }>();
-    for (const s of list) {
-      const p = per.get(s.seriesId) ?? { n: 0, first: Number.POSITIVE_INFINITY, last: Number.NEGATIVE_INFINITY };
-      p.n += s.n;
-      p.first = Math.min(p.first, s.ts[0]);
-      p.last = Math.max(p.last, s.ts[s.n - 1]);
-      per.set(s.seriesId, p);
-    }
-    const ids = [...per.keys()].sort((a, b) => a - b);
-    // Locked in id order first: two copies updating the same device's series never deadlock.
-    await tx.query('select id from signal_series where id = any($1::bigint[]) order by id for update', [ids]);
     await tx.query(
       `update signal_series s set samples = s.samples + k.n, bytes = s.bytes + k.b,
               first_ts = least(coalesce(s.first_ts, k.f), k.f), last_ts = greatest(coalesce(s.last_ts, k.l), k.l)

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { isTimeZone } from './lib/local-time.ts';
 
 export interface Config {
   /** HTTP port of the console and API (`PORT`, 8080). 0 picks a free port. */
@@ -35,6 +36,8 @@ export interface Config {
    * device online and sending (`EXPERIENCE_LIVE`, on).
    */
   experienceLive: boolean;
+  /** IANA zone of the times written in alert e-mail, SMS and voice texts (`TIME_ZONE`; default: the server's zone). */
+  timeZone: string;
   /** Upload size bound in bytes (`MAX_UPLOAD_MB`, 64). */
   maxUploadBytes: number;
   /**
@@ -111,6 +114,13 @@ function url(env: Env, name: string, protocols: string[]): string | null {
   return raw;
 }
 
+function timeZone(env: Env): string {
+  const raw = env.TIME_ZONE?.trim();
+  if (!raw) return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  if (!isTimeZone(raw)) throw new ConfigError('TIME_ZONE', `expected an IANA time zone such as Asia/Shanghai or UTC, got "${raw}"`);
+  return raw;
+}
+
 function bool(env: Env, name: string, def: boolean): boolean {
   const raw = env[name];
   if (raw === undefined || raw === '') return def;
@@ -150,6 +160,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     sessionTtl: positiveInt(env, 'SESSION_TTL', 7 * 24 * 3600),
     experience: bool(env, 'EXPERIENCE', true),
     experienceLive: bool(env, 'EXPERIENCE_LIVE', true),
+    timeZone: timeZone(env),
     maxUploadBytes: positiveInt(env, 'MAX_UPLOAD_MB', 64) * 1024 * 1024,
     codeIpLimit: positiveInt(env, 'CODE_IP_LIMIT', 10),
     trustProxy: trustProxy(env),

@@ -165,6 +165,7 @@ describe('rules on the ingest stream', () => {
         outbox: alerts.outbox,
         broker: app.ctx.broker,
         clock: alerts.clock,
+        timeZone: 'UTC',
         engineRepo: engineRepository(raw),
         eventsRepo: eventsRepository(raw),
         log,

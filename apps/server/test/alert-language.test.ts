@@ -20,7 +20,8 @@ let provider: http.Server;
 let t: TestApp;
 let seq = 0;
 const NOW = Date.UTC(2026, 0, 5, 8, 0, 0);
-const ISO = new Date(NOW).toISOString();
+// Times in the texts are wall-clock times of the deployment's zone (TIME_ZONE), with the offset.
+const LOCAL = '2026-01-05 16:00:00.000 (UTC+08:00)';
 
 /** The decoded text of a transfer-encoded MIME part (base64 or quoted-printable, UTF-8). */
 function decodeBody(encoding: string, body: string): string {
@@ -164,6 +165,7 @@ beforeAll(async () => {
     smtpUrl: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`,
     smsUrl: `http://127.0.0.1:${(provider.address() as AddressInfo).port}/send`,
     mailFrom: 'Loggerhead <alarms@test.local>',
+    timeZone: 'Asia/Shanghai',
   });
   alertsOf(t.app).clock.now = () => NOW;
 });
@@ -183,7 +185,7 @@ describe('alert e-mail and SMS in the tenant’s language', () => {
       '告警：Coolant 1',
       `设备：Truck 1（${s.device.third_things_id}）`,
       '级别：紧急',
-      `时间：${ISO}`,
+      `时间：${LOCAL}`,
       'Coolant above 100 °C',
       '报文：CAN0 0x321 [8] c800000000000000 值 200',
     ]);
@@ -201,7 +203,7 @@ describe('alert e-mail and SMS in the tenant’s language', () => {
       `设备：Truck 1（${s.device.third_things_id}）`,
       '级别：紧急',
     ]);
-    expect(recovered.body).toContain(`时间：${new Date(NOW + 1000).toISOString()}`);
+    expect(recovered.body).toContain('时间：2026-01-05 16:00:01.000 (UTC+08:00)');
   });
 
   it('writes to a zh tenant in Chinese and to an en tenant in English, each with its own values', async () => {
@@ -219,7 +221,7 @@ describe('alert e-mail and SMS in the tenant’s language', () => {
       'Alarm: Coolant 3',
       `Device: Truck 3 (${en.device.third_things_id})`,
       'Level: urgent',
-      `Time: ${ISO}`,
+      `Time: ${LOCAL}`,
       'Coolant above 100 °C',
       'Frame: CAN0 0x321 [8] ca00000000000000 value 202',
     ]);

@@ -133,6 +133,8 @@ describe('config', () => {
     expect(c.dataDir).toBe('/srv/data');
     expect(c.databaseUrl).toBeNull();
     expect(c.mqttUrl).toBeNull();
+    expect(c.timeZone).toBe(Intl.DateTimeFormat().resolvedOptions().timeZone);
+    expect(loadConfig({ TIME_ZONE: 'Asia/Shanghai' }, '/srv').timeZone).toBe('Asia/Shanghai');
   });
 
   it.each([
@@ -143,6 +145,7 @@ describe('config', () => {
     ['SMTP_URL', 'http://mail'],
     ['PUBLIC_URL', 'ftp://x'],
     ['LOGGERHEAD_ADMIN_PASSWORD', 'short'],
+    ['TIME_ZONE', 'Mars/Olympus_Mons'],
   ])('refuses a wrong %s naming the variable', (name, value) => {
     let err: unknown;
     try {

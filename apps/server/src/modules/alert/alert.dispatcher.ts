@@ -4,6 +4,7 @@ import { downTopic } from '@loggerhead/can/protocol/topics.ts';
 import { COMMAND_MIN_INTERVAL_S, NOTIFY_MIN_INTERVAL_S, type RuleActions } from '@loggerhead/contract';
 import type { RawSql } from '../../db/client.ts';
 import type { EventBus } from '../../lib/events.ts';
+import { formatLocalTime } from '../../lib/local-time.ts';
 import type { Channel } from '../../notify/notifier.ts';
 import type { DeviceInfo, EngineRepository } from '../../rules/engine.repository.ts';
 import type { Dispatch, Edge, RuleMeta } from '../../rules/rules.engine.ts';
@@ -30,6 +31,8 @@ export interface DispatcherDeps {
     createdBy: string,
   ) => Promise<{ correlation_id: string; state: string }>;
   clock: Clock;
+  /** IANA zone of the times in e-mail, SMS and voice texts. */
+  timeZone: string;
   engineRepo: EngineRepository;
   eventsRepo: EventsRepository;
   /** The package's `alert_sms` (SMS and voice alerts a month); null = unlimited. */
@@ -41,12 +44,19 @@ type ActionResult = Record<string, unknown>;
 
 const NOTIFY_CHANNELS: Channel[] = ['email', 'sms', 'voice'];
 
-function describe(rule: RuleRow, device: DeviceInfo, data: Record<string, unknown> | null, recovered: boolean, at: number): string {
+function describe(
+  rule: RuleRow,
+  device: DeviceInfo,
+  data: Record<string, unknown> | null,
+  recovered: boolean,
+  at: number,
+  timeZone: string,
+): string {
   const lines = [
     `${recovered ? 'Recovered' : 'Alarm'}: ${rule.name}`,
     `Device: ${device.name} (${device.deviceId})`,
     `Level: ${rule.level}`,
-    `Time: ${new Date(typeof data?.ts === 'number' ? data.ts : at).toISOString()}`,
+    `Time: ${formatLocalTime(typeof data?.ts === 'number' ? data.ts : at, timeZone)}`,
   ];
   if (rule.alert_description) lines.push(rule.alert_description);
   if (data && 'frame_id' in data) {
@@ -58,12 +68,19 @@ function describe(rule: RuleRow, device: DeviceInfo, data: Record<string, unknow
 }
 
 /** The text in Chinese: the in-app message's zh text, and the e-mail and SMS of a zh tenant. */
-function describeZh(rule: RuleRow, device: DeviceInfo, data: Record<string, unknown> | null, recovered: boolean, at: number): string {
+function describeZh(
+  rule: RuleRow,
+  device: DeviceInfo,
+  data: Record<string, unknown> | null,
+  recovered: boolean,
+  at: number,
+  timeZone: string,
+): string {
   const lines = [
     `${recovered ? '告警恢复' : '告警'}：${rule.name}`,
     `设备：${device.name}（${device.deviceId}）`,
     `级别：${rule.level === 'urgent' ? '紧急' : '普通'}`,
-    `时间：${new Date(typeof data?.ts === 'number' ? data.ts : at).toISOString()}`,
+    `时间：${formatLocalTime(typeof data?.ts === 'number' ? data.ts : at, timeZone)}`,
   ];
   if (rule.alert_description) lines.push(rule.alert_description);
   if (data && 'frame_id' in data) {
@@ -233,8 +250,8 @@ export function alertDispatcher(deps: DispatcherDeps): Dispatch {
     const rule = edge.rule;
     const now = clock.now();
     const texts = {
-      en: describe(rule, device, edge.recover, true, now),
-      zh: describeZh(rule, device, edge.recover, true, now),
+      en: describe(rule, device, edge.recover, true, now, deps.timeZone),
+      zh: describeZh(rule, device, edge.recover, true, now, deps.timeZone),
     };
     const actions = await runActions('recover', rule.recover_action, rule, device, meta, texts);
     if (meta.lastEventId) {
@@ -245,7 +262,10 @@ export function alertDispatcher(deps: DispatcherDeps): Dispatch {
   async function fire(device: DeviceInfo, edge: Edge, meta: RuleMeta) {
     const rule = edge.rule;
     const now = clock.now();
-    const texts = { en: describe(rule, device, edge.fire, false, now), zh: describeZh(rule, device, edge.fire, false, now) };
+    const texts = {
+      en: describe(rule, device, edge.fire, false, now, deps.timeZone),
+      zh: describeZh(rule, device, edge.fire, false, now, deps.timeZone),
+    };
     const actions = await runActions('fire', rule.actions, rule, device, meta, texts);
     const row = await deps.eventsRepo.insert({
       tenantId: device.tenantId,

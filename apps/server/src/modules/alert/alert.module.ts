@@ -64,6 +64,7 @@ export function alertModule(app: LoggerheadApp, ctx: AppContext) {
       return { correlation_id: row.correlation_id, state: row.state };
     },
     clock,
+    timeZone: ctx.config.timeZone,
     engineRepo,
     eventsRepo,
     smsAllowance: async (tenantId) => {

@@ -99,6 +99,8 @@ export function CurveChart({ x, series, height = 320, range, onSelectRange, onWi
       axes: [
         {
           ...axis,
+          // Room for the widest label of the span, so ticks never run into each other on a narrow chart.
+          space: (_u, _i, min, max) => tickPattern(max - min).length * 7 + 20,
           values: (u, splits) => splits.map((v) => formatDateTime(v, tickPattern((u.scales.x.max ?? 0) - (u.scales.x.min ?? 0)))),
         },
         { ...axis, size: 60 },

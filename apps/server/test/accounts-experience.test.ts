@@ -3,7 +3,8 @@ import { PERMISSIONS } from '@loggerhead/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
-import { DEMO_DEVICES, HISTORY_MS } from '../src/modules/experience/demo-seed.ts';
+import { sweepRetention } from '../src/modules/data/retention.job.ts';
+import { DEMO_DEVICES, DEMO_RETENTION_DAYS, HISTORY_MS } from '../src/modules/experience/demo-seed.ts';
 import { experienceOf } from '../src/modules/experience/experience.module.ts';
 import { createTestApp, openTestDatabase, type TestApp, testConfig } from './helper.ts';
 
@@ -197,6 +198,26 @@ describe('read-only experience account', () => {
       expect(again.things).toBe(counts[0].things);
       const marker = await database.raw.query(`select 1 from device_events where things_id = $1 and kind = 'upload'`, [truck]);
       expect(marker.rows).toHaveLength(1);
+
+      // The demo package's short retention applies: three days on, its frames and fixes are gone…
+      const demoTenant = (await database.raw.query<{ id: string }>('select id from tenants where is_demo')).rows[0].id;
+      const pkg = await database.raw.query<{ days: number }>(
+        'select maximum_data_retention_days as days from tenant_packages where tenant_id = $1',
+        [demoTenant],
+      );
+      expect(pkg.rows[0].days).toBe(DEMO_RETENTION_DAYS);
+      await sweepRetention({ raw: database.raw, writer: null }, Date.now() + (DEMO_RETENTION_DAYS + 2) * 86_400_000);
+      const swept = await seededCounts(database.raw);
+      expect(swept.frames).toBe(0);
+      expect(swept.fixes).toBe(0);
+      // …and the next start gives the vehicles their history again.
+      const renewed = testConfig({ experience: true });
+      const app2 = await buildApp(renewed, { database, logger: false });
+      await app2.ready();
+      expect((await seeded(app2)).created.histories).toBe(DEMO_DEVICES.length);
+      await app2.close();
+      fs.rmSync(renewed.dataDir, { recursive: true, force: true });
+      expect((await seededCounts(database.raw)).frames).toBe(counts[0].frames);
     } finally {
       await drop();
     }

@@ -211,8 +211,9 @@ export class DriveSim {
     let g = 1;
     for (let i = 0; i < limits.length; i++) if (s.speed > limits[i]) g = i + 1;
     s.gear = s.speed < 0.5 && this.stopLeft <= 0 && target === 0 ? 2 : g + 2;
-    const ratios = [0, 95, 62, 44, 33, 27, 22];
-    s.rpm = Math.max(650 + this.rand() * 20, Math.min(2600, 650 + s.speed * ratios[g]));
+    // Engine revolutions per km/h in each gear: about 1400 rpm at 80 km/h in sixth.
+    const ratios = [0, 110, 62, 42, 30, 22, 17.5];
+    s.rpm = Math.max(650 + this.rand() * 20, Math.min(2600, s.speed * ratios[g] + (this.rand() - 0.5) * 15));
     s.throttle = Math.max(0, Math.min(100, (accel > 0 ? accel * 35 : 0) + s.speed * 0.18 + (this.rand() - 0.5) * 2));
     s.load = Math.max(8, Math.min(100, s.throttle * 0.85 + s.speed * 0.12));
     s.fuelRate = 1.2 + s.load * 0.32;

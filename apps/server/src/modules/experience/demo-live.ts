@@ -2,7 +2,7 @@ import type { CanFrame } from '@loggerhead/can';
 import type { GpsFix } from '@loggerhead/can/protocol/messages.ts';
 import { upTopic } from '@loggerhead/can/protocol/topics.ts';
 import { LoggerDevice } from '@loggerhead/simulator/logger-device.ts';
-import { DriveSim, FrameMaker, fixOf, LIVE_RATES } from './demo-drive.ts';
+import { type DriveSim, FrameMaker, fixOf, LIVE_RATES } from './demo-drive.ts';
 import { GPS_EVERY_MS } from './demo-seed.ts';
 
 export interface LiveDemoOptions {
@@ -10,8 +10,8 @@ export interface LiveDemoOptions {
   broker: () => string | null;
   deviceId: string;
   key: () => Promise<string | null>;
-  seed: number;
-  pace: number;
+  /** The vehicle, standing where its history ends. */
+  sim: DriveSim;
   log: { info: (o: object, m: string) => void; warn: (o: object, m: string) => void };
 }
 
@@ -49,7 +49,7 @@ export class LiveDemo {
   }
 
   private async run() {
-    const sim = new DriveSim(this.o.seed, (Date.now() / 1000) * 12, this.o.pace);
+    const sim = this.o.sim;
     const maker = new FrameMaker(LIVE_RATES);
     while (!this.stopped) {
       const url = this.o.broker();

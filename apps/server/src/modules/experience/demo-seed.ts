@@ -3,7 +3,7 @@ import type { CanFrame } from '@loggerhead/can';
 import { encodeBatch } from '@loggerhead/can/protocol/batch.ts';
 import type { GpsFix } from '@loggerhead/can/protocol/messages.ts';
 import { upTopic } from '@loggerhead/can/protocol/topics.ts';
-import { FenceInputSchema, TriggerRuleInputSchema, VehicleCreateSchema } from '@loggerhead/contract';
+import { FenceInputSchema, liveCurvesConfigKey, TriggerRuleInputSchema, VehicleCreateSchema } from '@loggerhead/contract';
 import type { AppContext, LoggerheadApp } from '../../app.ts';
 import type { Auth } from '../../lib/auth.ts';
 import { alertsOf } from '../alert/alert.module.ts';
@@ -15,12 +15,17 @@ import { mappingRepository } from '../mapping/mapping.repository.ts';
 import { mappingService } from '../mapping/mapping.service.ts';
 import { thingsService } from '../things/things.service.ts';
 import { vehiclesService } from '../things/vehicles.service.ts';
-import { DEMO_DBC_NAME, DriveSim, demoDbcText, FENCE_CENTER, FrameMaker, fixOf, HISTORY_RATES } from './demo-drive.ts';
+import { userConfigRepository } from '../user-config/user-config.repository.ts';
+import { userConfigService } from '../user-config/user-config.service.ts';
+import { DEMO_DBC_NAME, DriveSim, type DriveState, demoDbcText, FENCE_CENTER, FrameMaker, fixOf, HISTORY_RATES } from './demo-drive.ts';
 
 /** How far back the generated history reaches. */
 export const HISTORY_MS = 2 * 3600_000;
-/** The demo package: its three devices, and data kept this many days (the live logger keeps sending). */
-export const DEMO_RETENTION_DAYS = 3;
+/**
+ * The demo package: its three devices, and data kept a day (retention works by whole days: one to two
+ * days stay), which bounds what the live logger adds; histories removed are renewed (experience.module).
+ */
+export const DEMO_RETENTION_DAYS = 1;
 export const DEMO_THINGS_NUM = 3;
 export const DEMO_TYPE_NAME = 'Demo CAN logger';
 const FENCE_NAME = 'Century Park';
@@ -163,7 +168,8 @@ export async function seedDemo(
     }));
 
   const devices: SeedResult['devices'] = [];
-  for (let i = 0; i < DEMO_DEVICES.length; i++) {
+  // Made last to first, so that the list (newest first) starts with the first truck.
+  for (let i = DEMO_DEVICES.length - 1; i >= 0; i--) {
     const spec = DEMO_DEVICES[i];
     const deviceId = demoDeviceId(m.tenantId, i);
     const found = await raw.query<{ id: string }>('select id from things where tenant_id = $1 and third_things_id = $2', [
@@ -183,7 +189,7 @@ export async function seedDemo(
       ).id;
       created.devices++;
     }
-    devices.push({ id, deviceId, name: spec.name });
+    devices[i] = { id, deviceId, name: spec.name };
   }
 
   const cars = vehiclesService(raw);
@@ -233,6 +239,19 @@ export async function seedDemo(
       }),
     ));
 
+  // The live truck's real-time curves, saved for the demo manager (whose session cannot save them).
+  const configs = userConfigService(userConfigRepository(raw));
+  const curvesKey = liveCurvesConfigKey(devices[0].id);
+  if (!(await configs.get(auth, curvesKey)).length) {
+    const curves = [
+      { name: 'Vehicle speed', signal: 'VEHICLE_DYNAMICS.VehicleSpeed', channel: 0, shown: true },
+      { name: 'Engine speed', signal: 'ENGINE_DATA.EngineSpeed', channel: 0, shown: true },
+      { name: 'Battery current', signal: 'BATTERY_STATUS.BatteryCurrent', channel: 0, shown: true },
+      { name: 'Throttle', signal: 'ENGINE_DATA.ThrottlePosition', channel: 0, shown: false },
+    ];
+    await configs.put(auth, curvesKey, JSON.stringify(curves));
+  }
+
   // Rules on the devices that only have history: their alert events stay a handful.
   const rules = alertsOf(app).rules;
   const names = new Set(
@@ -247,7 +266,6 @@ export async function seedDemo(
         data_type: 'signal',
         channel: 0,
         conditions: [{ source: 'signal', message: 'VEHICLE_DYNAMICS', signal: 'VehicleSpeed', op: '>', value: 100 }],
-        level: 'urgent',
         description: 'Vehicle speed above 100 km/h',
         alert_description: 'Speed over 100 km/h on the Middle Ring',
       }),
@@ -290,6 +308,14 @@ export async function seedDemo(
     created.fixes += n.fixes;
     created.histories++;
     await ctx.signals.idle();
+    // The logger switched off at the end of its last trip, as a logger says it.
+    const status = { online: false, firmware: 'sim-1.0.0', sd: { state: 'ok' }, channel_enable: 3 };
+    await ctx.ingest.pipeline.handle(
+      { tenantId: m.tenantId, thingsId: d.id, deviceId: d.deviceId, thingType: 0 },
+      'status',
+      upTopic(d.deviceId, 'status'),
+      new TextEncoder().encode(JSON.stringify(status)),
+    );
     await ctx.ingest.devices.event(
       { tenantId: m.tenantId, thingsId: d.id },
       'upload',
@@ -309,6 +335,33 @@ export async function seedDemo(
 }
 
 /**
+ * Replays a device's two hours up to `now`: its trips stepped a tenth of a second at a time (the
+ * visitor sees each step as `step(state, ms, tripStartMs)`), the pauses between them parked. The
+ * returned simulation stands where the history ends, so the live logger carries on from there.
+ */
+export function driveHistory(
+  spec: DemoDeviceSpec,
+  now: number,
+  visit?: { step(s: DriveState, t: number, tripStart: number): void; tripEnd(): void },
+): DriveSim {
+  const begin = now - HISTORY_MS;
+  const sim = new DriveSim(spec.seed, spec.start, spec.pace);
+  let parkedUntil = begin;
+  for (const [from, to] of spec.trips) {
+    const tripStart = begin + from * 60_000;
+    const tripEnd = Math.min(now, begin + to * 60_000);
+    if (tripStart > parkedUntil) sim.park((tripStart - parkedUntil) / 1000);
+    for (let t = tripStart; t < tripEnd; t += 100) {
+      const s = sim.step(0.1);
+      visit?.step(s, t, tripStart);
+    }
+    visit?.tripEnd();
+    parkedUntil = tripEnd;
+  }
+  return sim;
+}
+
+/**
  * Two hours of a device's driving, generated and sent through the uplink pipeline: one frame batch
  * per minute of ignition-on time, and the GPS fixes of each trip.
  */
@@ -322,46 +375,46 @@ async function writeHistory(
   const pipeline = ctx.ingest.pipeline;
   const framesTopic = upTopic(device.deviceId, 'frames');
   const gpsTopic = upTopic(device.deviceId, 'gps');
-  const begin = now - HISTORY_MS;
-  const sim = new DriveSim(spec.seed, spec.start, spec.pace);
   const maker = new FrameMaker(HISTORY_RATES);
   const session = Number.parseInt(device.deviceId.slice(0, 7), 16);
   let seq = 0;
   let frames = 0;
   let fixes = 0;
-  let parkedUntil = begin;
   const writes: Promise<unknown>[] = [];
-  for (const [from, to] of spec.trips) {
-    const tripStart = begin + from * 60_000;
-    const tripEnd = Math.min(now, begin + to * 60_000);
-    if (tripStart > parkedUntil) sim.park((tripStart - parkedUntil) / 1000);
-    const gps: GpsFix[] = [];
-    let batch: CanFrame[] = [];
-    let batchStart = tripStart;
-    const flush = () => {
-      if (!batch.length) return;
+  let batch: CanFrame[] = [];
+  let batchStart = 0;
+  let gps: GpsFix[] = [];
+  const flush = () => {
+    if (batch.length) {
       const data = encodeBatch(batch, { session, seq: seq++ });
       frames += batch.length;
       writes.push(pipeline.handle(identity, 'frames', framesTopic, data));
       batch = [];
-    };
-    for (let t = tripStart; t < tripEnd; t += 100) {
-      const s = sim.step(0.1);
+    }
+  };
+  const flushGps = () => {
+    for (let k = 0; k < gps.length; k += 5000) {
+      const part = gps.slice(k, k + 5000);
+      writes.push(pipeline.handle(identity, 'gps', gpsTopic, new TextEncoder().encode(JSON.stringify(part))));
+      fixes += part.length;
+    }
+    gps = [];
+  };
+  driveHistory(spec, now, {
+    step(s, t, tripStart) {
+      if (t === tripStart) batchStart = t;
       maker.frames(s, t * 1000, batch);
       if ((t - tripStart) % GPS_EVERY_MS === 0) gps.push(fixOf(s, t));
       if (t + 100 - batchStart >= BATCH_MS) {
         flush();
         batchStart = t + 100;
       }
-    }
-    flush();
-    parkedUntil = tripEnd;
-    for (let k = 0; k < gps.length; k += 5000) {
-      const part = gps.slice(k, k + 5000);
-      writes.push(pipeline.handle(identity, 'gps', gpsTopic, new TextEncoder().encode(JSON.stringify(part))));
-      fixes += part.length;
-    }
-  }
+    },
+    tripEnd() {
+      flush();
+      flushGps();
+    },
+  });
   const results = await Promise.all(writes);
   if (results.some((r) => r !== 'stored')) throw new Error('demo history: an uplink was not stored');
   return { frames, fixes };

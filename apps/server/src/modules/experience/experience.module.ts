@@ -1,6 +1,9 @@
 import type { AppContext, LoggerheadApp } from '../../app.ts';
 import { LiveDemo } from './demo-live.ts';
-import { DEMO_DEVICES, type DemoManager, demoDeviceId, demoManager, type SeedResult, seedDemo } from './demo-seed.ts';
+import { DEMO_DEVICES, type DemoManager, demoDeviceId, demoManager, driveHistory, type SeedResult, seedDemo } from './demo-seed.ts';
+
+/** How often the demo's data is checked for histories retention removed. */
+const TOP_UP_MS = 3600_000;
 
 const registry = new WeakMap<object, { seeded: Promise<SeedResult | null>; live: LiveDemo | null }>();
 
@@ -29,7 +32,9 @@ export function experienceModule(app: LoggerheadApp, ctx: AppContext) {
   const abort = { aborted: false };
   let running: Promise<void> | null = null;
   app.addHook('onReady', async () => {
-    running = seedThenLive();
+    running = seedThenLive().finally(() => {
+      running = null;
+    });
   });
   async function seedThenLive() {
     const m = await demoManager(ctx).catch(() => null);
@@ -38,9 +43,10 @@ export function experienceModule(app: LoggerheadApp, ctx: AppContext) {
       return;
     }
     const started = performance.now();
+    const now = Date.now();
     let result: SeedResult | null = null;
     try {
-      result = await seedDemo(app, ctx, m, { abort });
+      result = await seedDemo(app, ctx, m, { abort, now });
     } catch (err) {
       // The console works without the demo's data; the next start completes it.
       if (!abort.aborted) app.log.error({ err }, 'experience demo not seeded');
@@ -50,18 +56,36 @@ export function experienceModule(app: LoggerheadApp, ctx: AppContext) {
     const ms = Math.round(performance.now() - started);
     app.log.info({ ms, ...result.created }, `experience demo ready in ${ms} ms`);
     if (ctx.config.experienceLive && !ctx.config.mqttUrl && !abort.aborted) {
-      live = startLive(app, ctx, m);
+      live = startLive(app, ctx, m, now);
       entry.live = live;
     }
+    // The demo keeps a day or two of data: a vehicle whose history retention removed gets a new
+    // one within the hour (the check finds everything in place otherwise and adds nothing).
+    topUp = setInterval(() => {
+      if (running) return;
+      running = seedDemo(app, ctx, m, { abort })
+        .then((r) => {
+          if (r.created.histories) app.log.info(r.created, 'experience demo history renewed');
+        })
+        .catch((err) => {
+          if (!abort.aborted) app.log.error({ err }, 'experience demo not renewed');
+        })
+        .finally(() => {
+          running = null;
+        });
+    }, TOP_UP_MS);
+    topUp.unref();
   }
+  let topUp: NodeJS.Timeout | null = null;
   app.addHook('preClose', async () => {
     abort.aborted = true;
+    if (topUp) clearInterval(topUp);
     await running;
     await live?.stop();
   });
 }
 
-function startLive(app: LoggerheadApp, ctx: AppContext, m: DemoManager): LiveDemo {
+function startLive(app: LoggerheadApp, ctx: AppContext, m: DemoManager, seededAt: number): LiveDemo {
   const spec = DEMO_DEVICES[0];
   const deviceId = demoDeviceId(m.tenantId, 0);
   const host = /^(0\.0\.0\.0|::|)$/.test(ctx.config.host)
@@ -82,8 +106,8 @@ function startLive(app: LoggerheadApp, ctx: AppContext, m: DemoManager): LiveDem
       );
       return rows[0]?.things_key ?? null;
     },
-    seed: spec.seed,
-    pace: spec.pace,
+    // The first truck is still driving when its history ends: it carries on from there.
+    sim: driveHistory(spec, seededAt),
     log: app.log,
   });
   live.start();

@@ -46,6 +46,7 @@ export function AppHeader({ session, brand, onCapacityRequest }: { session: Sess
           <Button
             type="text"
             style={light}
+            aria-label={t('app.header.lowCode')}
             icon={<AppstoreAddOutlined />}
             onClick={() =>
               session.links.lowCodeUrl ? openWithToken(session.links.lowCodeUrl) : message.info(t('app.header.notConfigured'))
@@ -58,6 +59,7 @@ export function AppHeader({ session, brand, onCapacityRequest }: { session: Sess
           <Button
             type="text"
             style={light}
+            aria-label={t('app.header.capacityRequest')}
             icon={<CloudUploadOutlined />}
             onClick={() => (session.links.capacityUrl ? openWithToken(session.links.capacityUrl) : onCapacityRequest())}
           >
@@ -66,7 +68,13 @@ export function AppHeader({ session, brand, onCapacityRequest }: { session: Sess
         </Tooltip>
         {session.menus.has('workorder') && (
           <Tooltip title={t('app.menu.workorder')}>
-            <Button type="text" style={light} icon={<FileTextOutlined />} onClick={() => navigate(MENU_PATHS.workorder)}>
+            <Button
+              type="text"
+              style={light}
+              aria-label={t('app.menu.workorder')}
+              icon={<FileTextOutlined />}
+              onClick={() => navigate(MENU_PATHS.workorder)}
+            >
               <span className="lh-header__label">{t('app.menu.workorder')}</span>
             </Button>
           </Tooltip>

@@ -31,6 +31,7 @@ export const DEMO_TYPE_NAME = 'Demo CAN logger';
 const FENCE_NAME = 'Century Park';
 const SPEED_RULE = 'Overspeed > 100 km/h';
 const FENCE_RULE = 'Entering Century Park';
+const SOC_RULE = 'Battery SOC < 25 %';
 /** A batch of the generated history spans this long (a logger buffering a minute). */
 const BATCH_MS = 60_000;
 /** A GPS fix every this many ms while the ignition is on. */
@@ -268,6 +269,22 @@ export async function seedDemo(
         conditions: [{ source: 'signal', message: 'VEHICLE_DYNAMICS', signal: 'VehicleSpeed', op: '>', value: 100 }],
         description: 'Vehicle speed above 100 km/h',
         alert_description: 'Speed over 100 km/h on the Middle Ring',
+      }),
+    );
+  }
+  if (!names.has(SOC_RULE)) {
+    // On the live truck, a watch that a charge-sustaining hybrid does not trip: its tab shows a rule,
+    // and the live stream adds no events.
+    await rules.create(
+      auth,
+      TriggerRuleInputSchema.parse({
+        name: SOC_RULE,
+        things_id: devices[0].id,
+        data_type: 'signal',
+        channel: 0,
+        conditions: [{ source: 'signal', message: 'BATTERY_STATUS', signal: 'BatterySOC', op: '<', value: 25 }],
+        description: 'Traction battery state of charge below 25 %',
+        alert_description: 'Battery SOC low',
       }),
     );
   }

@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { sweepRetention } from '../src/modules/data/retention.job.ts';
+import { DriveSim } from '../src/modules/experience/demo-drive.ts';
+import { LiveDemo } from '../src/modules/experience/demo-live.ts';
 import { DEMO_DEVICES, DEMO_RETENTION_DAYS, HISTORY_MS } from '../src/modules/experience/demo-seed.ts';
 import { experienceOf } from '../src/modules/experience/experience.module.ts';
 import { createTestApp, openTestDatabase, type TestApp, testConfig } from './helper.ts';
@@ -145,6 +147,14 @@ describe('read-only experience account', () => {
       expect(coolant.t.length).toBeGreaterThan(0);
       expect(Math.max(...coolant.max)).toBeGreaterThan(60);
 
+      // History data: the gear, a value-table signal of a Motorola-ordered message, row by row.
+      const data = await get(
+        `${base}/signals/data?signals=TRANSMISSION.GearPosition&channel=0&begin_time=${begin}&end_time=${end}&page_size=50`,
+      );
+      expect(data.total).toBeGreaterThan(1000);
+      for (const row of data.list) expect(row.value).toBeGreaterThanOrEqual(0);
+      expect(new Set(data.list.map((r: { signal: string }) => r.signal))).toEqual(new Set(['GearPosition']));
+
       const track = await get(`/v1/things/tenants/${tenantId}/things/${d.id}/gps?begin_time=${begin}&end_time=${end}`);
       expect(track.total).toBeGreaterThan(100);
       expect(track.distance_m).toBeGreaterThan(10_000);
@@ -273,6 +283,32 @@ describe('live demo logger', () => {
       }
     } finally {
       await live.close();
+    }
+  });
+});
+
+describe('live demo logger refused', () => {
+  it('logs a refused connection and keeps trying, without throwing, and stops when asked', async () => {
+    const plain = await createTestApp();
+    const warnings: string[] = [];
+    const live = new LiveDemo({
+      broker: () => `mqtt://127.0.0.1:${plain.app.ctx.broker.port()}`,
+      deviceId: 'F00DF00DF00DF00DF00D',
+      key: async () => 'not-the-key',
+      sim: new DriveSim(1),
+      log: { info: () => {}, warn: (_o, m) => warnings.push(m) },
+    });
+    try {
+      live.start();
+      const deadline = Date.now() + 30_000;
+      while (!warnings.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      expect(warnings).toContain('demo logger not connected, trying again later');
+      expect(live.sentFrames).toBe(0);
+      // The server still answers.
+      expect((await plain.app.inject({ method: 'GET', url: '/v1/health' })).statusCode).toBe(200);
+    } finally {
+      await live.stop();
+      await plain.close();
     }
   });
 });

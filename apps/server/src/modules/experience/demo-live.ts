@@ -72,6 +72,8 @@ export class LiveDemo {
         break;
       }
       this.device = device;
+      // A broker going away shows as errors on the client: noted, never thrown.
+      device.client?.on('error', (err) => this.o.log.warn({ err: err.message }, 'demo logger connection error'));
       this.o.log.info({ deviceId: this.o.deviceId }, 'demo logger connected');
       let last = Date.now();
       let lastFix = 0;

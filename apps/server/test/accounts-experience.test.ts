@@ -117,6 +117,9 @@ describe('read-only experience account', () => {
     const things = page.list as DemoThing[];
     expect(things.map((d) => d.name).sort()).toEqual(DEMO_DEVICES.map((d) => d.name).sort());
     for (const d of things) expect(d.third_things_id).toMatch(/^[0-9A-F]{20}$/);
+    // Read-only: every device comes as a read grant, without the access key a logger connects with.
+    for (const d of things) expect(d).toMatchObject({ access: 'read', things_key: '' });
+    expect(await get(`/v1/things/tenants/${tenantId}/things/${things[0].id}`)).toMatchObject({ access: 'read', things_key: '' });
 
     const end = Date.now();
     const begin = end - HISTORY_MS - 60_000;

@@ -34,7 +34,8 @@ export async function deviceAccess(raw: RawSql, auth: Auth, thingsId: string): P
   );
   const access = rows[0]?.access;
   if (!access) throw notFound('Device not found');
-  return access;
+  // The read-only experience account can change nothing, whatever its role.
+  return auth.readOnly ? 'read' : access;
 }
 
 /** 404 unless readable; 403 when only readable and `write` is needed. */

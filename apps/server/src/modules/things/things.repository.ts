@@ -73,6 +73,11 @@ const ORDER: Record<ThingListQuery['order_param'], string> = {
   last_seen_at: 't.last_seen_at',
 };
 
+/** A read-only session (the experience account) reads every device as a read-only grant: no access key. */
+function readOnlyView(auth: Auth, r: ThingRow): ThingRow {
+  return auth.readOnly && r.access === 'write' ? { ...r, access: 'read' } : r;
+}
+
 const truthy = (v: string | undefined) => (v === undefined ? undefined : v === '1' || v === 'true');
 
 export function thingsRepository(raw: RawSql) {
@@ -113,7 +118,7 @@ export function thingsRepository(raw: RawSql) {
         `${SELECT} where ${w} order by ${ORDER[q.order_param]} ${dir} nulls last, t.id limit $${params.length - 1} offset $${params.length}`,
         params,
       );
-      return { total: count.rows[0]?.n ?? 0, rows };
+      return { total: count.rows[0]?.n ?? 0, rows: rows.map((r) => readOnlyView(auth, r)) };
     },
 
     async get(auth: Auth, id: string): Promise<ThingRow | null> {
@@ -121,7 +126,7 @@ export function thingsRepository(raw: RawSql) {
         `${SELECT} where t.tenant_id = $1 and t.id = $3 and ($2::uuid is null or a.access is not null)`,
         [auth.tenantId, restrictedUser(auth), id],
       );
-      return rows[0] ?? null;
+      return rows[0] ? readOnlyView(auth, rows[0]) : null;
     },
 
     /** Devices of the tenant, all and CAN loggers (package limits count these). */

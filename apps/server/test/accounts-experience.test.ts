@@ -170,6 +170,16 @@ describe('read-only experience account', () => {
     const fences = await get(`/v1/fence/tenants/${tenantId}/fences?current_page=1&page_size=10`);
     expect(fences.total).toBe(1);
     expect(fences.list[0].things_ids).toHaveLength(DEMO_DEVICES.length);
+
+    // The default dashboard shows the live truck: its panels, with values stored.
+    const boards = await get(`/v1/data-mgmt/tenants/${tenantId}/dashboards`);
+    expect(boards.list).toHaveLength(1);
+    const panelsUrl = `/v1/data-mgmt/tenants/${tenantId}/dashboards/${boards.list[0].id}/panels`;
+    const panels = (await get(panelsUrl)).list as { id: string; chart_type: string; things_name: string }[];
+    expect(panels.map((p) => p.chart_type)).toEqual(['number', 'gauge', 'number', 'line', 'line']);
+    for (const p of panels) expect(p.things_name).toBe(DEMO_DEVICES[0].name);
+    const speed = (await get(`${panelsUrl}/${panels[0].id}/values`)).list;
+    expect(speed).toEqual([expect.objectContaining({ signal: 'VehicleSpeed', unit: 'km/h', value: expect.any(Number) })]);
   });
 
   it('is seeded once across restarts and absent when disabled', async () => {

@@ -3,10 +3,18 @@ import type { CanFrame } from '@loggerhead/can';
 import { encodeBatch } from '@loggerhead/can/protocol/batch.ts';
 import type { GpsFix } from '@loggerhead/can/protocol/messages.ts';
 import { upTopic } from '@loggerhead/can/protocol/topics.ts';
-import { FenceInputSchema, liveCurvesConfigKey, TriggerRuleInputSchema, VehicleCreateSchema } from '@loggerhead/contract';
+import {
+  DEFAULT_DASHBOARD_TYPE,
+  FenceInputSchema,
+  liveCurvesConfigKey,
+  PanelBodySchema,
+  TriggerRuleInputSchema,
+  VehicleCreateSchema,
+} from '@loggerhead/contract';
 import type { AppContext, LoggerheadApp } from '../../app.ts';
 import type { Auth } from '../../lib/auth.ts';
 import { alertsOf } from '../alert/alert.module.ts';
+import { panelsService } from '../dashboard/panels.service.ts';
 import { quickDeleteRepository } from '../data/quick-delete.repository.ts';
 import { fenceRepository } from '../fence/fence.repository.ts';
 import { fenceService } from '../fence/fence.service.ts';
@@ -251,6 +259,49 @@ export async function seedDemo(
       { name: 'Throttle', signal: 'ENGINE_DATA.ThrottlePosition', channel: 0, shown: false },
     ];
     await configs.put(auth, curvesKey, JSON.stringify(curves));
+  }
+
+  // The default dashboard's panels: the live truck at a glance.
+  const board = await raw.query<{ id: string }>('select id from dashboards where tenant_id = $1 and business_type = $2', [
+    m.tenantId,
+    DEFAULT_DASHBOARD_TYPE,
+  ]);
+  const dashboardId = board.rows[0]?.id;
+  if (dashboardId) {
+    const panels = panelsService(raw, ctx.signals.repo);
+    if (!(await panels.list(auth, dashboardId)).length) {
+      const truck = devices[0].id;
+      const demoPanels = [
+        { name: 'Vehicle speed', chart_type: 'number', signals: [['VEHICLE_DYNAMICS', 'VehicleSpeed']] },
+        { name: 'Battery SOC', chart_type: 'gauge', signals: [['BATTERY_STATUS', 'BatterySOC']] },
+        { name: 'Coolant temperature', chart_type: 'number', signals: [['ENV_STATUS', 'CoolantTemp']] },
+        {
+          name: 'Speed and throttle',
+          chart_type: 'line',
+          x_axis_type: '1h',
+          signals: [
+            ['VEHICLE_DYNAMICS', 'VehicleSpeed'],
+            ['ENGINE_DATA', 'ThrottlePosition'],
+          ],
+        },
+        { name: 'Battery current', chart_type: 'line', x_axis_type: '10m', signals: [['BATTERY_STATUS', 'BatteryCurrent']] },
+      ] as const;
+      for (const p of demoPanels) {
+        await panels.create(
+          auth,
+          dashboardId,
+          PanelBodySchema.parse({
+            name: p.name,
+            description: `${DEMO_DEVICES[0].name}, CAN0`,
+            chart_type: p.chart_type,
+            x_axis_type: 'x_axis_type' in p ? p.x_axis_type : '1h',
+            things_id: truck,
+            channel: 0,
+            signals: p.signals.map(([message, signal]) => ({ message, signal })),
+          }),
+        );
+      }
+    }
   }
 
   // Rules on the devices that only have history: their alert events stay a handful.

@@ -47,4 +47,20 @@ test('the experience account shows the demo devices with their history and curve
   await page.getByTestId('history-curve-query').click();
   await expect(page.getByTestId('history-curve-info')).toContainText(/[1-9]\d* 点/);
   await expect(page.getByTestId('history-curve-stats')).toContainText('最大');
+
+  // The dashboard shows the live truck at a glance, and a read-only visitor gets no editing controls.
+  await page.getByTestId('top-menu').getByText('仪表盘', { exact: true }).click();
+  await expect(page).toHaveURL(/\/Container\/Dashboard$/);
+  await expect(page.getByTestId('panel')).toHaveCount(5);
+  await expect(page.getByTestId('panel-name')).toHaveText([
+    'Vehicle speed',
+    'Battery SOC',
+    'Coolant temperature',
+    'Speed and throttle',
+    'Battery current',
+  ]);
+  await expect(page.locator('[data-panel-name="Vehicle speed"]')).toContainText('km/h');
+  await expect(page.getByTestId('panel-add')).toHaveCount(0);
+  await expect(page.getByTestId('panel-edit')).toHaveCount(0);
+  await expect(page.getByTestId('panel-delete')).toHaveCount(0);
 });

@@ -292,7 +292,6 @@ export async function seedDemo(
           dashboardId,
           PanelBodySchema.parse({
             name: p.name,
-            description: `${DEMO_DEVICES[0].name}, CAN0`,
             chart_type: p.chart_type,
             x_axis_type: 'x_axis_type' in p ? p.x_axis_type : '1h',
             things_id: truck,

@@ -19,6 +19,7 @@ export function PanelCard({
   onMove,
   onEdit,
   onDelete,
+  editable = true,
 }: {
   tenantId: string;
   panel: Panel;
@@ -28,6 +29,8 @@ export function PanelCard({
   onMove: (step: -1 | 1) => void;
   onEdit: () => void;
   onDelete: () => void;
+  /** False for a read-only session (the experience account): no move, change or delete. */
+  editable?: boolean;
 }) {
   const { t, i18n } = useTranslation();
   const action = (label: string, icon: React.ReactNode, onClick: () => void, testId: string, disabled = false, danger = false) => (
@@ -69,10 +72,14 @@ export function PanelCard({
               </Tag>
             </Tooltip>
           )}
-          {action(t('dashboard.panel.moveUp'), <ArrowUpOutlined />, () => onMove(-1), 'panel-up', first)}
-          {action(t('dashboard.panel.moveDown'), <ArrowDownOutlined />, () => onMove(1), 'panel-down', last)}
-          {action(t('dashboard.panel.edit'), <EditOutlined />, onEdit, 'panel-edit')}
-          {action(t('dashboard.panel.delete'), <DeleteOutlined />, onDelete, 'panel-delete', false, true)}
+          {editable && (
+            <>
+              {action(t('dashboard.panel.moveUp'), <ArrowUpOutlined />, () => onMove(-1), 'panel-up', first)}
+              {action(t('dashboard.panel.moveDown'), <ArrowDownOutlined />, () => onMove(1), 'panel-down', last)}
+              {action(t('dashboard.panel.edit'), <EditOutlined />, onEdit, 'panel-edit')}
+              {action(t('dashboard.panel.delete'), <DeleteOutlined />, onDelete, 'panel-delete', false, true)}
+            </>
+          )}
         </Flex>
       }
     >

@@ -5,6 +5,7 @@ import { App, Button, Card, Empty, Flex, Skeleton, Space, Typography } from 'ant
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../../session/use-session.ts';
+import { selfDetailQuery } from '../../user/api/user.api.ts';
 import { dashboardApi } from '../api/dashboard.api.ts';
 import { dashboardKeys, defaultDashboardQuery, panelsQuery } from '../api/dashboard.queries.ts';
 import { PanelCard } from '../components/panel-card.tsx';
@@ -21,6 +22,7 @@ export default function DashboardPage() {
   const { message, modal } = App.useApp();
   const qc = useQueryClient();
   const session = useSession();
+  const self = useQuery(selfDetailQuery());
   const tenantId = session.tenantId;
   const dashboard = useQuery(defaultDashboardQuery(session));
   const dashboardId = dashboard.data?.id ?? null;
@@ -52,7 +54,9 @@ export default function DashboardPage() {
 
   const loading = dashboard.isPending || (Boolean(dashboardId) && panels.isPending);
   const full = list.length >= MAX_PANELS;
-  const addButton = (
+  // The read-only experience account looks, and changes nothing.
+  const editable = self.data ? !self.data.readOnly : false;
+  const addButton = editable && (
     <Button type="primary" icon={<PlusOutlined />} disabled={!dashboardId || full} onClick={() => setTarget('new')} data-testid="panel-add">
       {t('dashboard.add')}
     </Button>
@@ -119,6 +123,7 @@ export default function DashboardPage() {
               }
               onEdit={() => setTarget(p)}
               onDelete={() => confirmDelete(p)}
+              editable={editable}
             />
           ))}
         </div>

@@ -52,7 +52,9 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       // Every tenant the suite registers asks for its code from this one address; a retried test
       // must not find the address's ten codes in ten minutes used up by the tests before it.
       CODE_IP_LIMIT: '1000',
-      // The experience account's demo is seeded, but its live logger stays off unless a test asks.
+      // No experience demo unless a server asks for it (the shared one does): seeding it is a few
+      // seconds of work that would slow whatever test runs beside it. Its live logger stays off.
+      EXPERIENCE: 'false',
       EXPERIENCE_LIVE: 'false',
       ...opts.env,
     },

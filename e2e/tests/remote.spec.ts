@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { Api } from '../support/api.ts';
 import { ROOT, type RunningServer, startServer } from '../support/server.ts';
-import { test as base, button, dialogOpened, expect, loginThroughForm } from '../support/test.ts';
+import { test as base, button, dialogOpened, expect, loginThroughForm, pickOption } from '../support/test.ts';
 
 /**
  * Issue "Remote operations", done when: with the console and a simulated logger, a CAN command
@@ -482,8 +482,8 @@ test('an ECU image is flashed through the logger and verified by the ECU', async
   await page.goto(details(rig, 'management'));
   const list = page.getByTestId('command-list');
   await expect(list).toContainText('uds.request');
-  await page.getByRole('combobox', { name: '操作' }).click();
-  await page.getByTitle('common_fn.send_can', { exact: true }).click();
+  // pickOption retries: a click while the dropdown still slides open can miss the option.
+  await pickOption(page, 'command-operation-filter', 'common_fn.send_can');
   await expect(list.getByRole('row').filter({ hasText: 'common_fn.' })).toHaveCount(1);
   await expect(list).not.toContainText('uds.request');
 

@@ -52,6 +52,7 @@ export function CommandList({ thingId, tenantId }: { thingId: string; tenantId: 
             style={{ width: 220 }}
             placeholder={t('remote.commands.allOperations')}
             aria-label={t('remote.commands.operation')}
+            data-testid="command-operation-filter"
             value={operation}
             onChange={(v) => {
               setOperation(v);

@@ -308,49 +308,39 @@ export async function seedDemo(
   const names = new Set(
     (await raw.query<{ name: string }>('select name from trigger_rules where tenant_id = $1', [m.tenantId])).rows.map((r) => r.name),
   );
-  if (!names.has(SPEED_RULE)) {
-    await rules.create(
-      auth,
-      TriggerRuleInputSchema.parse({
-        name: SPEED_RULE,
-        things_id: devices[1].id,
-        data_type: 'signal',
-        channel: 0,
-        conditions: [{ source: 'signal', message: 'VEHICLE_DYNAMICS', signal: 'VehicleSpeed', op: '>', value: 100 }],
-        description: 'Vehicle speed above 100 km/h',
-        alert_description: 'Speed over 100 km/h on the Middle Ring',
-      }),
-    );
-  }
-  if (!names.has(SOC_RULE)) {
+  const demoRules = [
+    {
+      name: SPEED_RULE,
+      things_id: devices[1].id,
+      data_type: 'signal',
+      channel: 0,
+      conditions: [{ source: 'signal', message: 'VEHICLE_DYNAMICS', signal: 'VehicleSpeed', op: '>', value: 100 }],
+      description: 'Vehicle speed above 100 km/h',
+      alert_description: 'Speed over 100 km/h on the Middle Ring',
+    },
     // On the live truck, a watch that a charge-sustaining hybrid does not trip: its tab shows a rule,
     // and the live stream adds no events.
-    await rules.create(
-      auth,
-      TriggerRuleInputSchema.parse({
-        name: SOC_RULE,
-        things_id: devices[0].id,
-        data_type: 'signal',
-        channel: 0,
-        conditions: [{ source: 'signal', message: 'BATTERY_STATUS', signal: 'BatterySOC', op: '<', value: 25 }],
-        description: 'Traction battery state of charge below 25 %',
-        alert_description: 'Battery SOC low',
-      }),
-    );
-  }
-  if (!names.has(FENCE_RULE)) {
-    await rules.create(
-      auth,
-      TriggerRuleInputSchema.parse({
-        name: FENCE_RULE,
-        things_id: devices[2].id,
-        data_type: 'fence',
-        fence_id: fence.id,
-        fence_rule: 'in',
-        description: 'The van enters the Century Park fence',
-        alert_description: 'Entered Century Park',
-      }),
-    );
+    {
+      name: SOC_RULE,
+      things_id: devices[0].id,
+      data_type: 'signal',
+      channel: 0,
+      conditions: [{ source: 'signal', message: 'BATTERY_STATUS', signal: 'BatterySOC', op: '<', value: 25 }],
+      description: 'Traction battery state of charge below 25 %',
+      alert_description: 'Battery SOC low',
+    },
+    {
+      name: FENCE_RULE,
+      things_id: devices[2].id,
+      data_type: 'fence',
+      fence_id: fence.id,
+      fence_rule: 'in',
+      description: 'The van enters the Century Park fence',
+      alert_description: 'Entered Century Park',
+    },
+  ];
+  for (const rule of demoRules) {
+    if (!names.has(rule.name)) await rules.create(auth, TriggerRuleInputSchema.parse(rule));
   }
 
   // History last, device by device.

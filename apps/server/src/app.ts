@@ -60,7 +60,15 @@ export interface AppContext {
   version: string;
 }
 
-export type LoggerheadApp = App & { ctx: AppContext };
+/** One route of the router: method, path pattern and its config (public, auth, permission). */
+export interface RouteEntry {
+  method: string;
+  url: string;
+  websocket: boolean;
+  config: { public?: boolean; auth?: 'socket'; permission?: string };
+}
+
+export type LoggerheadApp = App & { ctx: AppContext; routeTable: readonly RouteEntry[] };
 
 export interface BuildOptions {
   /** Use this database instead of opening one from the config (tests). */
@@ -148,6 +156,23 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   app.decorate('ctx', ctx);
   app.decorateRequest('auth', null);
 
+  // Every route the router has, as registered (the security tests walk it). Routes of the API docs
+  // and of the built console's files are public: they are registered while `openPlugin` is set.
+  const routeTable: RouteEntry[] = [];
+  let openPlugin = false;
+  app.addHook('onRoute', (route) => {
+    if (openPlugin) route.config = { ...(route.config as object), public: true };
+    const methods = [route.method].flat();
+    for (const method of methods)
+      routeTable.push({
+        method,
+        url: route.url,
+        websocket: route.websocket === true,
+        config: (route.config ?? {}) as RouteEntry['config'],
+      });
+  });
+  app.decorate('routeTable', routeTable);
+
   await app.register(cookie);
   await app.register(multipart, { limits: { fileSize: config.maxUploadBytes, files: 1 } });
   await app.register(websocket, { options: { maxPayload: 1024 * 1024 } });
@@ -160,7 +185,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     },
     transform: jsonSchemaTransform,
   });
+  openPlugin = true;
   await app.register(swaggerUi, { routePrefix: '/v1/docs' });
+  openPlugin = false;
 
   // One error handler: spec §8 bodies, no internals on a 5xx.
   app.setErrorHandler((err, req, reply) => {
@@ -180,19 +207,22 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     return reply.code(status).send({ code: `http.${status}`, message: 'Internal server error' });
   });
 
-  // Authentication and the permission check happen here, for every /v1 route.
+  // Authentication and the permission check happen here, for every route, decided by the route the
+  // router matched (its options), never by the URL text: `/%761/…`, `//v1/…` or `/V1/…` either match a
+  // route, and then its own rule applies, or match none and the 404 handler answers. Deny by default:
+  // a route is open only when its config says `public: true`, or `auth: 'socket'` for a WebSocket that
+  // authenticates on the socket itself (the token in its query, checked by its handler).
   app.addHook('onRequest', async (req) => {
-    if (!req.url.startsWith('/v1/') || req.url.startsWith('/v1/docs')) return;
+    if (!req.routeOptions.url) return; // no route matched: the 404 handler answers, no handler runs
     const cfg = req.routeOptions.config;
+    if (cfg?.auth === 'socket') return;
     const header = req.headers.authorization;
     const token = header?.startsWith('Bearer ') ? header.slice(7) : undefined;
     if (token) req.auth = await ctx.control.authenticate(token);
     if (cfg?.public) return;
-    if (!req.routeOptions.url) return; // unknown route: let the 404 handler answer
     if (!req.auth) throw new ApiError(401);
     if (cfg?.permission) assertPermission(req.auth, cfg.permission);
   });
-
   // Operation log: every change made through the API, by whom, when, from which IP. Written before
   // the response leaves (onSend, not onResponse), so a caller that reads the log right after its
   // change always finds it.
@@ -215,7 +245,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
 
   for (const register of modules) await register(app, ctx);
 
+  openPlugin = true;
   await registerWeb(app, config.webDir);
+  openPlugin = false;
 
   app.addHook('onReady', async () => {
     await broker.start();

@@ -6,6 +6,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** No token needed. */
     public?: boolean;
+    /**
+     * `'socket'`: a WebSocket route that checks the session token from its query itself (browsers
+     * cannot set headers on a WebSocket); the central hook lets the upgrade through to it.
+     */
+    auth?: 'socket';
     /** Permission key (`module:resource:action`) checked before the handler. */
     permission?: string;
     /** Not recorded in the operation log even though it changes state (e.g. login). */

@@ -11,7 +11,7 @@ import { requireDevice } from '../modules/things/things.access.ts';
 export function liveRoutes(app: LoggerheadApp, ctx: AppContext) {
   // Decoded samples reach the hub only while some browser watches signals.
   ctx.ingest.live.setSignalFeed((publish) => ctx.events.on('signals.decoded', publish));
-  app.get('/v1/live', { websocket: true, config: { public: true }, schema: { hide: true } }, async (socket, req) => {
+  app.get('/v1/live', { websocket: true, config: { auth: 'socket' }, schema: { hide: true } }, async (socket, req) => {
     const send = (m: LiveServerMessage) => {
       if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(m));
     };

@@ -26,7 +26,7 @@ export function remoteLiveRoutes(app: LoggerheadApp, ctx: AppContext) {
   });
   app.get(
     '/v1/things/tenants/:tenant_id/things/:things_id/remote/live',
-    { websocket: true, config: { public: true }, schema: { hide: true } },
+    { websocket: true, config: { auth: 'socket' }, schema: { hide: true } },
     async (socket, req) => {
       const { tenant_id, things_id } = req.params as { tenant_id: string; things_id: string };
       const send = (m: unknown) => {

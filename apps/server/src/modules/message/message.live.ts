@@ -19,7 +19,7 @@ export function messageLiveRoutes(app: LoggerheadApp, ctx: AppContext) {
     for (const off of offs) off();
   });
 
-  app.get('/v1/messages/live', { websocket: true, config: { public: true }, schema: { hide: true } }, async (socket, req) => {
+  app.get('/v1/messages/live', { websocket: true, config: { auth: 'socket' }, schema: { hide: true } }, async (socket, req) => {
     // Listen for close first: the socket may go while the token is checked.
     let closed = false;
     socket.on('close', () => {

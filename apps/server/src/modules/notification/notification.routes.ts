@@ -1,5 +1,6 @@
 import { ErrorResponseSchema, PushLogQuerySchema, PushLogSchema, pageOf } from '@loggerhead/contract';
 import type { AppContext, LoggerheadApp } from '../../app.ts';
+import { forbidden } from '../../lib/errors.ts';
 import { pushLogRepository } from './notification.repository.ts';
 
 /** Notification push log (spec §7 notification, §9 page 1 size 10): every code and notice sent out. */
@@ -16,6 +17,9 @@ export function notificationRoutes(app: LoggerheadApp, ctx: AppContext) {
       },
     },
     async (req) => {
+      // Defence in depth: the push log holds every verification code sent; system managers only,
+      // whatever the central check decided.
+      if (!req.auth?.systemManager) throw forbidden();
       const q = req.query;
       const { total, rows } = await repo.page(q, q.current_page, q.page_size);
       return {

@@ -1,0 +1,227 @@
+import fs from 'node:fs';
+import { permissionDef } from '@loggerhead/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp, type LoggerheadApp, type RouteEntry } from '../src/app.ts';
+import { openTestDatabase, type TestApp, testConfig } from './helper.ts';
+import { makeSubUser, makeTenant } from './things.fixtures.ts';
+
+/**
+ * Authentication and permissions are decided by the route the router matched, for every route the
+ * router has (its own table, not a hand list): no spelling of a path reaches a handler without a
+ * token, and a token without the route's key gets 403 before the handler runs.
+ */
+
+/** The routes anybody may call, and why. Adding a public route means adding it here, on purpose. */
+const PUBLIC_ROUTES: Record<string, string> = {
+  'GET /v1/health': 'health check for load balancers',
+  'GET /v1/docs': 'API documentation (Swagger UI)',
+  'HEAD /v1/docs/': 'API documentation',
+  'GET /v1/docs/static/index.html': 'API documentation',
+  'GET /v1/docs/static/swagger-initializer.js': 'API documentation',
+  'GET /v1/docs/json': 'OpenAPI document',
+  'GET /v1/docs/yaml': 'OpenAPI document',
+  'GET /v1/docs/static/*': 'API documentation assets',
+  'POST /v1/control/sessions': 'login',
+  'POST /v1/control/sessions/tenant-manager': 'login of a tenant manager',
+  'POST /v1/control/sessions/experience': 'login as the read-only experience account',
+  'GET /v1/control/oidc/authorize': 'third-party login: redirect to the provider',
+  'GET /v1/control/oidc/callback': 'third-party login: answer of the provider',
+  'GET /v1/control/global-config': 'console configuration shown before login',
+  'GET /v1/out-web/deploy/config/info': 'console branding shown before login',
+  'GET /v1/tenant/avatars/:file': 'avatar images (random 128-bit names)',
+  'GET /v1/tenant/is-manager': 'login page: which login form a name needs',
+  'POST /v1/tenant/verification-codes': 'verification codes (rate-limited)',
+  'GET /v1/tenant/user-tenant-validate': 'registration: is a name or mobile free',
+  'POST /v1/tenant/user-tenants': 'registration',
+  'POST /v1/tenant/reset-password': 'password reset with a verification code',
+  'PUT /v1/filemanager/recall-upload/:token': 'a device uploads a recalled file (one-time token)',
+  'POST /v1/filemanager/recall-upload/:token': 'a device uploads a recalled file (one-time token)',
+  'GET /v1/filemanager/recall-upload/:token': 'a device asks how much of a recalled file arrived (one-time token)',
+  'GET /v1/out-firmware-mgmt/download/:token': 'a device downloads its firmware (one-time token)',
+};
+
+/** WebSockets that check the session token of their query themselves. */
+const SOCKET_ROUTES = ['GET /v1/live', 'GET /v1/messages/live', 'GET /v1/things/tenants/:tenant_id/things/:things_id/remote/live'];
+
+let t: TestApp;
+let handlerRuns: string[] = [];
+
+beforeAll(async () => {
+  const db = await openTestDatabase();
+  const config = testConfig();
+  const app: LoggerheadApp = await buildApp(config, { database: db.database, logger: false });
+  // Whatever the route, this runs right before its handler would.
+  app.addHook('preHandler', async (req) => {
+    // (the 404 handler runs hooks too; it matched no route)
+    if (req.routeOptions.url) handlerRuns.push(`${req.method} ${req.routeOptions.url} ${req.url}`);
+  });
+  await app.ready();
+  t = {
+    app,
+    config,
+    database: db.database,
+    close: async () => {
+      await app.close();
+      await db.drop();
+      fs.rmSync(config.dataDir, { recursive: true, force: true });
+    },
+  };
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const key = (r: RouteEntry) => `${r.method} ${r.url}`;
+const isHeadOfGet = (r: RouteEntry, all: readonly RouteEntry[]) =>
+  r.method === 'HEAD' && all.some((o) => o.method === 'GET' && o.url === r.url);
+
+/** A concrete path for a route pattern: ids as UUIDs, other parameters as plain words. */
+function concrete(url: string): string {
+  return url
+    .replace(/:([a-z_]*id)\b/gi, '3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b')
+    .replace(/:[a-z_]+/gi, 'x1')
+    .replace(/\*$/, 'x1');
+}
+
+/** Other spellings of a path that a router or proxy may read as the same route. */
+function spellings(path: string): string[] {
+  const out = new Set<string>([path]);
+  for (let i = 1; i < path.length; i++) {
+    const hex = path.charCodeAt(i).toString(16).padStart(2, '0');
+    out.add(`${path.slice(0, i)}%${hex.toUpperCase()}${path.slice(i + 1)}`);
+    if (/[a-f]/.test(hex)) out.add(`${path.slice(0, i)}%${hex}${path.slice(i + 1)}`);
+  }
+  out.add(`/${path}`);
+  out.add(path.replace('/v1/', '/v1//'));
+  out.add(path.replace(/^\/v1\//, '/api/'));
+  out.add(`/api/${path.replace(/^\/v1\//, '').replace(/^([a-z])/, (c) => `%${c.charCodeAt(0).toString(16)}`)}`);
+  out.add(`${path}/`);
+  out.add(`${path}?`);
+  out.add(`${path}#x`);
+  out.add(path.toUpperCase());
+  out.add(path.replace('/v1/', '/V1/'));
+  out.add(path.replace(/\/([a-z])/g, (_m, c: string) => `/${c.toUpperCase()}`));
+  out.add(path.replace('/v1/', '/v1/./'));
+  out.add(path.replace('/v1/', '/x/../v1/'));
+  out.add(path.replace('/v1/', '/v1;/'));
+  return [...out];
+}
+
+async function tableCounts(): Promise<Record<string, number>> {
+  const { rows } = await t.database.raw.query<{ tablename: string }>(
+    `select tablename from pg_tables where schemaname = current_schema() order by tablename`,
+  );
+  const out: Record<string, number> = {};
+  for (const { tablename } of rows) {
+    const r = await t.database.raw.query<{ n: string }>(`select count(*)::text as n from "${tablename}"`);
+    out[tablename] = Number(r.rows[0].n);
+  }
+  return out;
+}
+
+describe('the route table', () => {
+  it('has every module of the console (sanity: the walk below covers real routes)', () => {
+    expect(t.app.routeTable.length).toBeGreaterThan(200);
+    expect(t.app.routeTable.map(key)).toContain('GET /v1/notification/push-logs');
+  });
+
+  it('is public only where the list above says so', () => {
+    const open = t.app.routeTable
+      .filter((r) => r.config.public && !isHeadOfGet(r, t.app.routeTable))
+      .map(key)
+      .sort();
+    expect(open).toEqual(Object.keys(PUBLIC_ROUTES).sort());
+  });
+
+  it('lets only the WebSockets check their own token', () => {
+    const sockets = t.app.routeTable.filter((r) => r.config.auth === 'socket' && !isHeadOfGet(r, t.app.routeTable));
+    expect(sockets.map(key).sort()).toEqual([...SOCKET_ROUTES].sort());
+    for (const r of sockets) expect(r.websocket).toBe(true);
+  });
+
+  it('names only permission keys the contract knows', () => {
+    const unknown = t.app.routeTable.filter((r) => r.config.permission && !permissionDef(r.config.permission)).map(key);
+    expect(unknown).toEqual([]);
+  });
+});
+
+describe('without a token', () => {
+  it('no spelling of any non-public route reaches its handler, and nothing is written', async () => {
+    const before = await tableCounts();
+    handlerRuns = [];
+    const reached: string[] = [];
+    let calls = 0;
+    for (const r of t.app.routeTable) {
+      if (r.config.public) continue;
+      for (const url of spellings(concrete(r.url))) {
+        const res = await t.app.inject({
+          method: r.method as 'GET',
+          url,
+          ...(r.method === 'GET' || r.method === 'HEAD' ? {} : { payload: {} }),
+        });
+        calls++;
+        if (res.statusCode < 400) reached.push(`${r.method} ${url} → ${res.statusCode}`);
+      }
+    }
+    expect(calls).toBeGreaterThan(5000);
+    expect(reached).toEqual([]);
+    // WebSockets are let through to their handler, which closes an unauthenticated socket at once
+    // (test/socket-*.test.ts); every other handler must not have run.
+    const sockets = new Set(SOCKET_ROUTES.map((s) => s.split(' ')[1]));
+    expect(handlerRuns.filter((h) => !sockets.has(h.split(' ')[1]))).toEqual([]);
+    expect(await tableCounts()).toEqual(before);
+  });
+
+  it('the push log is closed under every spelling (the review’s finding)', async () => {
+    for (const url of ['/%761/notification/push-logs', '/v1/notification/push%2dlogs', '/api/notification/push-logs']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode).toBe(401);
+      expect(res.json().code).toBe('http.401');
+    }
+  });
+});
+
+describe('with a token that lacks the route’s key', () => {
+  it('every guarded route answers 403 before its handler runs, and nothing is written', async () => {
+    const tenant = await makeTenant(t);
+    const sub = await makeSubUser(t, tenant, []);
+    const before = await tableCounts();
+    handlerRuns = [];
+    const wrong: string[] = [];
+    let checked = 0;
+    for (const r of t.app.routeTable) {
+      const perm = r.config.permission;
+      if (!perm || r.config.public) continue;
+      const def = permissionDef(perm);
+      // A system key is refused to a tenant manager; a manager or grantable key to a sub-user without grants.
+      const auth = def?.scope === 'system' ? tenant.auth : sub.auth;
+      const path = concrete(r.url);
+      for (const url of [path, `${path.slice(0, 1)}%${path.charCodeAt(1).toString(16)}${path.slice(2)}`]) {
+        const res = await t.app.inject({
+          method: r.method as 'GET',
+          url,
+          headers: { authorization: auth },
+          ...(r.method === 'GET' || r.method === 'HEAD' ? {} : { payload: {} }),
+        });
+        checked++;
+        if (res.statusCode !== 403) wrong.push(`${r.method} ${url} (${perm}) → ${res.statusCode}`);
+      }
+    }
+    expect(checked).toBeGreaterThan(200);
+    expect(wrong).toEqual([]);
+    expect(handlerRuns).toEqual([]);
+    // The walk writes nothing but the audit trail of its refused attempts (the operation log).
+    const { op_logs: logged, ...after } = await tableCounts();
+    const { op_logs: loggedBefore, ...rest } = before;
+    expect(after).toEqual(rest);
+    const { rows } = await t.database.raw.query<{ status: number }>('select distinct status from op_logs');
+    expect(logged).toBeGreaterThan(loggedBefore);
+    expect(rows.map((r) => r.status)).toEqual([403]);
+  });
+
+  it('the push log refuses a tenant manager', async () => {
+    const tenant = await makeTenant(t);
+    const res = await t.app.inject({ method: 'GET', url: '/v1/notification/push-logs', headers: { authorization: tenant.auth } });
+    expect(res.statusCode).toBe(403);
+  });
+});

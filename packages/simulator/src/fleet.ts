@@ -18,6 +18,8 @@ export interface FleetOptions {
   /** Send as fast as acknowledgements allow instead of pacing at `rate` (load tests). */
   flat?: boolean;
   signal?: AbortSignal;
+  /** How long each device keeps trying to connect before it is counted as failed (default 30 000 ms). */
+  connectTimeoutMs?: number;
 }
 
 export interface FleetResult {
@@ -26,6 +28,11 @@ export interface FleetResult {
   frames: number;
   bytes: number;
   seconds: number;
+  /** Devices that never connected, and why (error message → devices). */
+  failed: number;
+  failures: Record<string, number>;
+  /** Reconnects after a lost connection, over all devices. */
+  reconnects: number;
 }
 
 /** Synthetic traffic: 8-byte frames on two channels with a handful of ids, like an engine bus. */
@@ -64,9 +71,20 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
       clientId: shared ? `${cred.deviceId}-${i}` : cred.deviceId,
       window: o.window ?? 8,
       protocolVersion: o.protocolVersion,
+      connectTimeoutMs: o.connectTimeoutMs ?? 30_000,
     });
   });
-  await Promise.all(devices.map((d) => d.connect()));
+  // Thousands of connections at once can time out at the broker: each device keeps trying with
+  // back-off, and the ones that never make it are counted, not thrown.
+  const settled = await Promise.allSettled(devices.map((d) => d.connect()));
+  const failures: Record<string, number> = {};
+  const live = devices.filter((_d, i) => {
+    const r = settled[i];
+    if (r.status === 'fulfilled') return true;
+    const why = (r.reason as Error)?.message ?? String(r.reason);
+    failures[why] = (failures[why] ?? 0) + 1;
+    return false;
+  });
   // Each device cycles through a few pre-encoded batches (times relative to t0 = 0).
   const templates = Array.from({ length: 4 }, (_, k) =>
     encodeBatch(syntheticFrames(perBatch, 0, 1e6 / o.rate, k * perBatch), { session: 0, seq: 0 }),
@@ -75,7 +93,7 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
   const started = performance.now();
   const end = started + o.duration * 1000;
   await Promise.all(
-    devices.map(async (d, i) => {
+    live.map(async (d, i) => {
       let t = Date.now() * 1000 + i;
       for (let b = 0; performance.now() < end && !o.signal?.aborted; b++) {
         if (!o.flat) {
@@ -83,17 +101,22 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
           const wait = due - performance.now();
           if (wait > 0) await new Promise((r) => setTimeout(r, wait));
         }
-        await d.sendTemplate(templates[b % templates.length], t, perBatch);
+        try {
+          await d.sendTemplate(templates[b % templates.length], t, perBatch);
+        } catch {
+          return; // refused for good (d.fatal): its acknowledged batches still count
+        }
         t += spanUs;
       }
-      await d.drain();
+      await d.drain().catch(() => {});
     }),
   );
   const seconds = (performance.now() - started) / 1000;
-  const r = devices.reduce(
+  const r = live.reduce(
     (acc, d) => ({ batches: acc.batches + d.acked.batches, frames: acc.frames + d.acked.frames, bytes: acc.bytes + d.sent.bytes }),
     { batches: 0, frames: 0, bytes: 0 },
   );
-  await Promise.all(devices.map((d) => d.close()));
-  return { devices: o.count, ...r, seconds };
+  const reconnects = live.reduce((n, d) => n + d.connections - 1, 0);
+  await Promise.all(devices.map((d) => d.close().catch(() => {})));
+  return { devices: o.count, ...r, seconds, failed: o.count - live.length, failures, reconnects };
 }

@@ -5,13 +5,15 @@ import { readLog } from '@loggerhead/can/logs/index.ts';
 import { LoggerDevice, readGpsCsv, replay, replayGps, runFleet, timeShift } from '@loggerhead/simulator';
 
 const HELP = `Usage:
-  loggerhead simulate --broker URL --device ID --key KEY (--log FILE | --gps FILE | both) [--fast | --realtime] [--loop] [--keep-time] [--mqtt5]
+  loggerhead simulate --broker URL --device ID --key KEY (--log FILE | --gps FILE | both) [--fast | --realtime [--batch-ms MS]] [--loop] [--keep-time] [--mqtt5]
   loggerhead simulate --broker URL --devices N --rate R [--duration S] [--max] (--device ID --key KEY | --fleet FILE) [--mqtt5]
 
 Connects exactly like a logger (device ID as username, things_key as password) and sends the frames
 of a candump -L, Vector ASC or BLF log as QoS 1 batches. Without --loop it exits 0 once every batch
 is acknowledged (stored). --fast (default) sends as fast as acknowledgements allow; --realtime keeps
-the log's pace. Timestamps move so that a fast replay ends at now and a paced or looping one starts at
+the log's pace, sending every --batch-ms (default 200) the frames that have come due, as a logger
+does. Like a logger it reconnects after a lost connection (back-off from 1 s up to 30 s) and re-sends
+every batch not yet acknowledged; the cloud stores each batch once. Timestamps move so that a fast replay ends at now and a paced or looping one starts at
 now, unless --keep-time.
 --gps FILE replays a GPS track on the device's GPS uplink (up/gps): a CSV with one fix per line,
 "time,lat,lon[,speed]" (an optional header line; time as ISO 8601 with a zone, e.g.
@@ -22,7 +24,9 @@ Its times move by the same rule (with --log, by the same amount as the log's, so
 --fast sends up to 1000 fixes per message, --realtime each fix at its time.
 Fleet mode runs N synthetic loggers at R frames/s each for S seconds (default 10); with --device/--key
 all connections share one device (client ids ID-0, ID-1, …), with --fleet they read "id,key" lines.
---max sends as fast as acknowledgements allow (R/10 frames per batch) to measure the ceiling.`;
+--max sends as fast as acknowledgements allow (R/10 frames per batch) to measure the ceiling.
+Devices that cannot connect within 30 s are reported (with the reason) and the rest run; the exit
+status is then 1.`;
 
 export async function simulate(args: string[]): Promise<number> {
   let v: Record<string, string | boolean | undefined>;
@@ -37,6 +41,7 @@ export async function simulate(args: string[]): Promise<number> {
         gps: { type: 'string' },
         fast: { type: 'boolean' },
         realtime: { type: 'boolean' },
+        'batch-ms': { type: 'string' },
         loop: { type: 'boolean' },
         'keep-time': { type: 'boolean' },
         mqtt5: { type: 'boolean' },
@@ -90,13 +95,20 @@ export async function simulate(args: string[]): Promise<number> {
       window: v.max ? 4 : 8,
     });
     console.log(
-      `${r.devices} devices: ${r.frames} frames in ${r.batches} batches acknowledged in ${r.seconds.toFixed(1)} s (${Math.round(r.frames / r.seconds)} frames/s)`,
+      `${r.devices - r.failed} devices: ${r.frames} frames in ${r.batches} batches acknowledged in ${r.seconds.toFixed(1)} s (${Math.round(r.frames / r.seconds)} frames/s)${r.reconnects ? `, ${r.reconnects} reconnects` : ''}`,
     );
+    if (r.failed) {
+      const why = Object.entries(r.failures).map(([m, n]) => `${m} (${n})`);
+      console.error(`loggerhead simulate: ${r.failed} of ${r.devices} devices could not connect to ${broker}: ${why.join('; ')}`);
+      return 1;
+    }
     return 0;
   }
 
   if (!v.device || !v.key || (!v.log && !v.gps)) return usage('--device, --key and --log or --gps are required');
   if (v.fast && v.realtime) return usage('choose --fast or --realtime');
+  const batchMs = Number(v['batch-ms'] ?? 200);
+  if (!(batchMs >= 1 && batchMs <= 60_000)) return usage('--batch-ms must be a number of milliseconds, 1-60000');
   let frames: CanFrame[] = [];
   let format = '';
   let skipped = 0;
@@ -144,14 +156,21 @@ export async function simulate(args: string[]): Promise<number> {
     // A paced log that starts after the track waits for its place.
     if (mode.realtime && frames[0].ts / 1000 > origin) await pause(frames[0].ts / 1000 - origin, ac.signal);
     const shifted = shiftMs ? frames.map((f) => ({ ...f, ts: Math.round(f.ts + shiftMs * 1000) })) : frames;
-    await replay(device, shifted, { realtime: mode.realtime, loop: mode.loop, keepTime: true, signal: ac.signal });
+    await replay(device, shifted, { realtime: mode.realtime, batchMs, loop: mode.loop, keepTime: true, signal: ac.signal });
+  };
+  // The only error that ends a replay is a refusal after a reconnect (the key was changed meanwhile).
+  const stopped = (e: unknown) => {
+    console.error(`loggerhead simulate: ${broker}: ${(e as Error).message}`);
+    return 0;
   };
   const [, gpsAcked] = await Promise.all([
-    runLog(),
-    fixes.length ? replayGps(device, fixes, { realtime: mode.realtime, loop: mode.loop, shiftMs, originMs: origin, signal: ac.signal }) : 0,
+    runLog().catch(stopped),
+    fixes.length
+      ? replayGps(device, fixes, { realtime: mode.realtime, loop: mode.loop, shiftMs, originMs: origin, signal: ac.signal }).catch(stopped)
+      : 0,
   ]);
   const s = (performance.now() - started) / 1000;
-  await device.close();
+  await device.close().catch(() => {});
   const parts: string[] = [];
   if (v.log) parts.push(`${device.acked.frames} frames in ${device.acked.batches} batches (${format}, ${skipped} skipped)`);
   if (v.gps) parts.push(`${gpsAcked} GPS fixes`);

@@ -1,7 +1,7 @@
 /**
  * Property tests: random frames → write → read gives the frames back, per format, within
- * what the format can carry (ASC drops id/data/direction of error frames, BLF the direction
- * of error frames). And random or damaged input never makes a reader throw.
+ * what the format can carry (see `error` below). And random or damaged input never makes a
+ * reader throw.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -37,17 +37,28 @@ const canFd = fc
       data: Uint8Array.from({ length: len }, (_, i) => (seed + i * 7) & 255),
     }),
   );
+/**
+ * Error frames, reduced to what each format keeps: candump everything (an id of 0 is written as
+ * the bus-error class 0x80), BLF everything, ASC direction and the CAN FD mark (no id, no data),
+ * TRC direction and data (no id, no CAN FD mark).
+ */
 const error = (fmt: LogFormat) =>
-  fc.record({ ...common, id: fc.integer({ min: 0, max: 0x1fffffff }), data: bytes(0, 8) }).map(
-    (r): CanFrame => ({
-      ...base,
-      ...r,
-      ext: false,
-      err: true,
-      // ASC keeps neither id, data nor direction of an error frame; BLF keeps no direction.
-      ...(fmt === 'asc' ? { id: 0, data: new Uint8Array(0), tx: false } : fmt === 'blf' ? { tx: false } : {}),
-    }),
-  );
+  fc
+    .record({
+      ...common,
+      id: fc.integer({ min: 0, max: 0x1fffffff }),
+      data: bytes(0, 8),
+      fd: fc.boolean(),
+      brs: fc.boolean(),
+      esi: fc.boolean(),
+    })
+    .map((r): CanFrame => {
+      const f: CanFrame = { ...base, ...r, brs: r.fd && r.brs, esi: r.fd && r.esi, ext: r.id > 0x7ff, err: true };
+      if (fmt === 'candump' && f.id === 0) f.id = 0x80;
+      if (fmt === 'asc') Object.assign(f, { id: 0, ext: false, data: new Uint8Array(0), brs: false, esi: false });
+      if (fmt === 'trc') Object.assign(f, { id: 0, ext: false, fd: false, brs: false, esi: false });
+      return f;
+    });
 
 const framesFor = (fmt: LogFormat) => fc.array(fc.oneof(classic, remote, canFd, error(fmt)), { maxLength: 60 });
 

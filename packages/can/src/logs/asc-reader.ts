@@ -5,8 +5,9 @@
  *   base hex  timestamps absolute                  `dec` ids/data and `relative` (delta) times too
  *      0.001234 1  123             Rx   d 8 01 02 03 04 05 06 07 08   classic; `123x` = extended
  *      0.002000 2  1FFx            Tx   r 4                             remote frame, DLC 4
- *      0.003000 1  ErrorFrame
+ *      0.003000 1  ErrorFrame [Flags = 0x.. CodeExt = 0x3000 …]      CodeExt bits 12-13: 1, 3 = sent
  *      0.004000 CANFD   1 Rx        123  [name]  1 0 d 32 <32 bytes> <duration> <length> <flags> …
+ *      0.005000 CANFD   1 Tx        ErrorFrame …                         an error on a CAN FD channel
  *
  * Frame time = start + line time. The start is the date of the first `Begin Triggerblock` line,
  * else the `date` header, else 0 (times stay relative). CANoe writes the same date in both;
@@ -15,13 +16,17 @@
  * ASC channel n is our channel n-1.
  * Other events (statistics, chip status, markers, LIN, J1939 …) are skipped without warning;
  * lines that claim to be CAN frames but cannot be read are skipped with a warning.
+ *
+ * A `CANFD` line is a CAN FD frame unless its flags field says otherwise: EDL (0x1000) unset
+ * marks a classic frame logged on a CAN FD channel (0x10 = a remote one). More than 8 data
+ * bytes are CAN FD whatever the flags say (python-can's own test files carry such lines), and a
+ * line without the flags field is taken as CAN FD, as python-can takes every `CANFD` line.
  */
 import type { CanFrame } from '../frame.ts';
-import { dlcToLength } from '../frame.ts';
+import { FrameSink } from './frame-sink.ts';
 import { PayloadArena } from './payload-arena.ts';
 import { Cursor, forEachLine, HEX_VALUE } from './text-cursor.ts';
 import type { LineParser, LogReadOptions, LogReadResult } from './types.ts';
-import { WarningSink } from './types.ts';
 import { parseAscDate } from './wall-clock.ts';
 
 /** CANFD line flags (Vector ASC spec): remote frame, EDL (FD format). */
@@ -86,7 +91,10 @@ function parseClassic(c: Cursor, st: AscState, ts: number, channel: number, aren
   const save = c.p;
   const first = c.token();
   if (c.tokenIs(first, 'errorframe')) {
-    const f = frame(ts, channel, 0, false, false, arena.take(0));
+    // CANoe's extended form carries the direction in CodeExt (BLF CAN_ERROR_EXT flagsExt).
+    const codeExt = /codeext\s*=\s*0x([0-9a-f]+)/i.exec(c.text(c.p, c.e));
+    const tx = codeExt ? ((Number.parseInt(codeExt[1], 16) >> 12) & 1) === 1 : false;
+    const f = frame(ts, channel, 0, false, tx, arena.take(0));
     f.err = true;
     return f;
   }
@@ -137,6 +145,7 @@ function parseFd(c: Cursor, st: AscState, ts: number, arena: PayloadArena): CanF
   if (c.tokenIs(c.token(), 'errorframe')) {
     const f = frame(ts, ch - 1, 0, false, dir === 1, arena.take(0));
     f.err = true;
+    f.fd = true;
     return f;
   }
   c.p = save;
@@ -162,7 +171,7 @@ function parseFd(c: Cursor, st: AscState, ts: number, arena: PayloadArena): CanF
   const data = readBytes(c, st.base, len, arena);
   if (typeof data === 'string') return data;
   // Trailing fields: message duration, message length, flags (hex), CRC, bit timings.
-  let flags = FD_FLAG_EDL;
+  let flags = -1;
   c.skipSpaces();
   c.token();
   c.skipSpaces();
@@ -173,15 +182,16 @@ function parseFd(c: Cursor, st: AscState, ts: number, arena: PayloadArena): CanF
     if (!Number.isNaN(v)) flags = v;
   }
   const f = frame(ts, ch - 1, id, ext, dir === 1, data);
-  if (flags & FD_FLAG_EDL) {
+  if (len > 8 || flags < 0 || flags & FD_FLAG_EDL) {
     f.fd = true;
     f.brs = brs === 1;
     f.esi = esi === 1;
   } else if (flags & FD_FLAG_RTR) {
     // A classic remote frame logged on a CAN FD channel.
     f.rtr = true;
-    f.dlc = dlc;
-  } else if (dlc > 8 && dlcToLength(Math.min(dlc, 8)) === len) {
+    f.data = arena.take(0);
+    f.dlc = Math.min(dlc, 8);
+  } else if (dlc > 8 && len === 8) {
     f.dlc = dlc;
   }
   return f;
@@ -215,17 +225,14 @@ function headerLine(c: Cursor, st: AscState, start: number, end: number, opts: L
 
 /** Line-by-line ASC parser; `readAsc` feeds it a whole file, `createLogReader` chunks. */
 export class AscParser implements LineParser {
-  private frames: CanFrame[] = [];
-  private count = 0;
-  private lines = 0;
   private haveOffset = false;
-  private readonly warnings: WarningSink;
+  private readonly sink: FrameSink;
   private readonly arena = new PayloadArena();
   private readonly c = new Cursor(new Uint8Array(0));
   private readonly st: AscState = { base: 16, relative: false, start: undefined, triggerStart: undefined, last: 0, offset: 0 };
 
   constructor(private readonly opts: LogReadOptions = {}) {
-    this.warnings = new WarningSink(opts.maxWarnings);
+    this.sink = new FrameSink(opts);
   }
 
   line(b: Uint8Array, start: number, end: number, line: number): void {
@@ -234,10 +241,9 @@ export class AscParser implements LineParser {
     c.setLine(start, end);
     c.skipSpaces();
     if (c.atEnd()) return;
-    this.lines++;
     const b0 = b[c.p];
     if (b0 < 48 || b0 > 57) {
-      if (!headerLine(c, st, c.p, end, this.opts)) this.warnings.line(line, 'unrecognised line');
+      if (!headerLine(c, st, c.p, end, this.opts)) this.sink.warnings.line(line, 'unrecognised line');
       return;
     }
     if (!this.haveOffset) {
@@ -247,7 +253,7 @@ export class AscParser implements LineParser {
     }
     let t = c.seconds();
     if (Number.isNaN(t) || c.skipSpaces() === 0) {
-      this.warnings.line(line, 'bad timestamp');
+      this.sink.warnings.line(line, 'bad timestamp');
       return;
     }
     if (st.relative) {
@@ -269,28 +275,16 @@ export class AscParser implements LineParser {
       r = parseFd(c, st, ts, this.arena);
     }
     if (r === undefined) return;
-    if (typeof r === 'string') this.warnings.line(line, r);
-    else {
-      this.frames.push(r);
-      this.count++;
-    }
+    if (typeof r === 'string') this.sink.warnings.line(line, r);
+    else this.sink.atLine(r, line);
   }
 
   drain(): CanFrame[] {
-    const out = this.frames;
-    this.frames = [];
-    return out;
+    return this.sink.drain();
   }
 
   result(): LogReadResult {
-    const result: LogReadResult = { format: 'asc', frames: this.drain(), warnings: this.warnings.finish() };
-    const start = this.st.triggerStart ?? this.st.start;
-    if (start !== undefined) result.startTime = start;
-    if (this.count === 0 && this.warnings.count > 0 && this.warnings.count >= this.lines / 2) {
-      const first = result.warnings[0];
-      result.error = `Not a Vector ASC log: no frame could be read (line ${first.line}: ${first.message})`;
-    }
-    return result;
+    return this.sink.result('asc', 'Vector ASC', this.st.triggerStart ?? this.st.start);
   }
 }
 

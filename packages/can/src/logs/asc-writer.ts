@@ -1,7 +1,9 @@
 /**
  * Vector ASC writer: `base hex  timestamps absolute`, classic frames as `d`/`r` lines, CAN FD
  * frames as `CANFD` lines with the EDL/BRS/ESI flags field, error frames as `ErrorFrame`
- * (ASC keeps neither id nor data of an error frame). Layout follows CANoe's column widths.
+ * (ASC keeps neither id nor data of an error frame): a received one as CANoe's plain
+ * `<ch>  ErrorFrame`, a sent one with CANoe's extended fields whose CodeExt says TX (0x3000), and
+ * one on a CAN FD channel as `CANFD <ch> <Rx|Tx> ErrorFrame`. Layout follows CANoe's column widths.
  */
 import type { CanFrame } from '../frame.ts';
 import { lengthToDlc } from '../frame.ts';
@@ -90,9 +92,10 @@ function writeLines(w: ByteWriter, frames: readonly CanFrame[], start: number): 
     writeTime(w, Math.max(0, Math.round(f.ts) - start));
     w.byte(32);
     const data = f.data;
-    if (f.err) {
+    if (f.err && !f.fd) {
       w.uint(f.channel + 1);
       w.ascii('  ErrorFrame');
+      if (f.tx) w.ascii(' Flags = 0x0 CodeExt = 0x3000 Code = 0x0 ID = 0 DLC = 0 Position = 0 Length = 0');
     } else if (f.fd) {
       // CANFD <ch> <dir> <id> <name> <brs> <esi> <dlc> <len> <data> <duration> <length> <flags> <crc> <4 bit timings>
       w.ascii('CANFD ');
@@ -100,6 +103,11 @@ function writeLines(w: ByteWriter, frames: readonly CanFrame[], start: number): 
       w.spaces(ch < 10 ? 2 : ch < 100 ? 1 : 0);
       w.uint(ch);
       w.ascii(f.tx ? ' Tx   ' : ' Rx   ');
+      if (f.err) {
+        w.ascii('ErrorFrame');
+        w.byte(10);
+        continue;
+      }
       writeId(w, f, 8, false);
       w.spaces(34);
       w.byte(f.brs ? 49 : 48);

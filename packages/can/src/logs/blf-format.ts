@@ -24,6 +24,7 @@ export const OBJ = {
   CAN_MESSAGE2: 86,
   CAN_FD_MESSAGE: 100,
   CAN_FD_MESSAGE_64: 101,
+  CAN_FD_ERROR_64: 104,
 } as const;
 
 export const COMPRESSION_NONE = 0;
@@ -45,6 +46,14 @@ export const FD64_RTR = 0x0010;
 export const FD64_EDL = 0x1000;
 export const FD64_BRS = 0x2000;
 export const FD64_ESI = 0x4000;
+
+/** CAN_FD_ERROR_64 extFlags u16. */
+export const FD_ERR_ESI = 0x20;
+export const FD_ERR_BRS = 0x40;
+export const FD_ERR_EDL = 0x80;
+/** CAN_ERROR_EXT flagsExt / CAN_FD_ERROR_64 errorCodeExt: bit 5 set = received, bits 12-13 = 2 RX, 3 TX. */
+export const ERR_EXT_RX = 0x2020;
+export const ERR_EXT_TX = 0x3000;
 
 export const ID_EXT = 0x80000000;
 

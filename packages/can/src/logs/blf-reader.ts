@@ -1,8 +1,10 @@
 /**
  * Vector BLF reader: CAN_MESSAGE (1), CAN_MESSAGE2 (86), CAN_FD_MESSAGE (100),
- * CAN_FD_MESSAGE_64 (101), CAN_ERROR (2) and CAN_ERROR_EXT (73), inside zlib or stored
+ * CAN_FD_MESSAGE_64 (101), CAN_ERROR (2), CAN_ERROR_EXT (73) and CAN_FD_ERROR_64 (104), inside zlib or stored
  * LOG_CONTAINERs or at top level. Objects may continue from one container into the next.
  * Other object types are skipped silently; damaged ones with a warning at their file offset.
+ * A message with more than 8 data bytes is CAN FD even when its EDL flag is unset. An error
+ * frame is sent (`tx`) when its extended error flags say TX or TX NAK (bits 12-13 = 3 or 1).
  *
  * Frame time = header start (SYSTEMTIME, wall clock → see `utcOffsetMinutes`) + object time
  * (10 µs or 1 ns units per header flags, rounded to µs). With no start in the header the
@@ -15,6 +17,9 @@ import {
   COMPRESSION_ZLIB,
   FD_BRS,
   FD_EDL,
+  FD_ERR_BRS,
+  FD_ERR_EDL,
+  FD_ERR_ESI,
   FD_ESI,
   FD64_BRS,
   FD64_EDL,
@@ -32,16 +37,15 @@ import {
   TIME_TEN_MICS,
 } from './blf-format.ts';
 import { ByteQueue } from './byte-queue.ts';
+import { FrameSink } from './frame-sink.ts';
 import { PayloadArena } from './payload-arena.ts';
 import type { IncrementalParser, LogReadOptions, LogReadResult } from './types.ts';
-import { WarningSink } from './types.ts';
 
 /** Vector writes 128 KiB containers; anything past this is not a BLF we can trust. */
 const MAX_CONTAINER = 64 << 20;
 
 interface Ctx {
-  frames: CanFrame[];
-  warnings: WarningSink;
+  sink: FrameSink;
   arena: PayloadArena;
   base: number;
   /** Bytes of an object that continues in the next container. */
@@ -65,7 +69,7 @@ function makeFrame(ts: number, channel: number, rawId: number, tx: boolean, data
 }
 
 function tooShort(ctx: Ctx, offset: number, type: number, body: number, need: number): void {
-  ctx.warnings.offset(offset, `object type ${type}: body of ${body} bytes, expected ${need}`);
+  ctx.sink.warnings.offset(offset, `object type ${type}: body of ${body} bytes, expected ${need}`);
 }
 
 /**
@@ -77,10 +81,10 @@ function parseObject(b: Uint8Array, dv: DataView, p: number, size: number, ctx: 
   const version = dv.getUint16(p + 6, true);
   const type = dv.getUint32(p + 12, true);
   if (type !== OBJ.CAN_MESSAGE && type !== OBJ.CAN_MESSAGE2 && type !== OBJ.CAN_FD_MESSAGE && type !== OBJ.CAN_FD_MESSAGE_64) {
-    if (type !== OBJ.CAN_ERROR_EXT && type !== OBJ.CAN_ERROR) return;
+    if (type !== OBJ.CAN_ERROR_EXT && type !== OBJ.CAN_ERROR && type !== OBJ.CAN_FD_ERROR_64) return;
   }
   if ((version !== 1 && version !== 2) || headerSize < OBJ_BASE_SIZE + 16 || headerSize > size) {
-    ctx.warnings.offset(fileOffset, `object type ${type}: unsupported header (version ${version}, size ${headerSize})`);
+    ctx.sink.warnings.offset(fileOffset, `object type ${type}: unsupported header (version ${version}, size ${headerSize})`);
     return;
   }
   const flags = dv.getUint32(p + 16, true);
@@ -121,9 +125,10 @@ function parseObject(b: Uint8Array, dv: DataView, p: number, size: number, ctx: 
       const mflags = b[q + 2];
       const dlc = b[q + 3] & 15;
       const fdFlags = b[q + 13];
-      const fd = (fdFlags & FD_EDL) !== 0;
+      const declared = b[q + 14];
+      const fd = (fdFlags & FD_EDL) !== 0 || declared > 8;
       const rtr = !fd && (mflags & MSG_FLAG_RTR) !== 0;
-      const len = rtr ? 0 : Math.min(b[q + 14], fd ? 64 : 8, Math.max(0, body - 20));
+      const len = rtr ? 0 : Math.min(declared, 64, Math.max(0, body - 20));
       f = makeFrame(ts, dv.getUint16(q, true), dv.getUint32(q + 4, true), (mflags & MSG_FLAG_TX) !== 0, ctx.arena.copy(b, q + 20, len));
       if (fd) {
         f.fd = true;
@@ -142,9 +147,10 @@ function parseObject(b: Uint8Array, dv: DataView, p: number, size: number, ctx: 
       }
       const dlc = b[q + 1] & 15;
       const fdFlags = dv.getUint32(q + 12, true);
-      const fd = (fdFlags & FD64_EDL) !== 0;
+      const declared = b[q + 2];
+      const fd = (fdFlags & FD64_EDL) !== 0 || declared > 8;
       const rtr = !fd && (fdFlags & FD64_RTR) !== 0;
-      const len = rtr ? 0 : Math.min(b[q + 2], fd ? 64 : 8, body - 40);
+      const len = rtr ? 0 : Math.min(declared, 64, body - 40);
       f = makeFrame(ts, b[q], dv.getUint32(q + 4, true), b[q + 34] !== 0, ctx.arena.copy(b, q + 40, len));
       if (fd) {
         f.fd = true;
@@ -162,8 +168,28 @@ function parseObject(b: Uint8Array, dv: DataView, p: number, size: number, ctx: 
         return;
       }
       const dlc = Math.min(b[q + 10], 8);
-      f = makeFrame(ts, dv.getUint16(q, true), dv.getUint32(q + 16, true), false, ctx.arena.copy(b, q + 24, dlc));
+      f = makeFrame(
+        ts,
+        dv.getUint16(q, true),
+        dv.getUint32(q + 16, true),
+        errorSent(dv.getUint16(q + 20, true)),
+        ctx.arena.copy(b, q + 24, dlc),
+      );
       f.err = true;
+      break;
+    }
+    case OBJ.CAN_FD_ERROR_64: {
+      if (body < 44) {
+        tooShort(ctx, fileOffset, type, body, 44);
+        return;
+      }
+      const extFlags = dv.getUint16(q + 8, true);
+      const len = Math.min(b[q + 2], 64, body - 44);
+      f = makeFrame(ts, b[q], dv.getUint32(q + 12, true), errorSent(dv.getUint16(q + 6, true)), ctx.arena.copy(b, q + 44, len));
+      f.err = true;
+      f.fd = (extFlags & FD_ERR_EDL) !== 0 || len > 8;
+      f.brs = f.fd && (extFlags & FD_ERR_BRS) !== 0;
+      f.esi = f.fd && (extFlags & FD_ERR_ESI) !== 0;
       break;
     }
     default: {
@@ -176,7 +202,12 @@ function parseObject(b: Uint8Array, dv: DataView, p: number, size: number, ctx: 
       f.err = true;
     }
   }
-  ctx.frames.push(f);
+  ctx.sink.atOffset(f, fileOffset);
+}
+
+/** Extended error flags, bits 12-13: 0 RX NAK, 1 TX NAK, 2 RX, 3 TX. */
+function errorSent(flagsExt: number): boolean {
+  return ((flagsExt >> 12) & 1) === 1;
 }
 
 /**
@@ -205,7 +236,7 @@ function walk(b: Uint8Array, ctx: Ctx, fileOffset: number, inContainer: boolean)
         }
         const allZero = b.subarray(p, next < 0 ? n : next).every((x) => x === 0);
         if (!allZero)
-          ctx.warnings.offset(fileOffset + (inContainer ? 0 : p), `no object signature, ${next < 0 ? n - p : next - p} bytes skipped`);
+          ctx.sink.warnings.offset(fileOffset + (inContainer ? 0 : p), `no object signature, ${next < 0 ? n - p : next - p} bytes skipped`);
         if (next < 0) return b.subarray(Math.max(p, n - 3)); // a signature may straddle the next piece
         p = next;
       }
@@ -213,7 +244,7 @@ function walk(b: Uint8Array, ctx: Ctx, fileOffset: number, inContainer: boolean)
     if (p + OBJ_BASE_SIZE > n) return b.subarray(p);
     const size = dv.getUint32(p + 8, true);
     if (size < OBJ_BASE_SIZE || size > MAX_CONTAINER) {
-      ctx.warnings.offset(fileOffset + (inContainer ? 0 : p), `object of impossible size ${size}`);
+      ctx.sink.warnings.offset(fileOffset + (inContainer ? 0 : p), `object of impossible size ${size}`);
       p += 4;
       continue;
     }
@@ -230,7 +261,7 @@ function readContainer(b: Uint8Array, dv: DataView, p: number, size: number, ctx
   const headerSize = dv.getUint16(p + 4, true);
   const h = p + headerSize;
   if (h + 16 > p + size) {
-    ctx.warnings.offset(offset, 'log container too short');
+    ctx.sink.warnings.offset(offset, 'log container too short');
     return;
   }
   const method = dv.getUint16(h, true);
@@ -241,7 +272,7 @@ function readContainer(b: Uint8Array, dv: DataView, p: number, size: number, ctx
     // The declared size bounds the output: a corrupt or hostile container cannot balloon.
     const declared = dv.getUint32(h + 8, true);
     if (declared > MAX_CONTAINER) {
-      ctx.warnings.offset(offset, `log container claims ${declared} bytes`);
+      ctx.sink.warnings.offset(offset, `log container claims ${declared} bytes`);
       return;
     }
     try {
@@ -249,12 +280,12 @@ function readContainer(b: Uint8Array, dv: DataView, p: number, size: number, ctx
       if (declared === 0 && payload.length > 1 << 16) throw new Error('no uncompressed size');
       data = declared === 0 ? unzlibSync(payload) : unzlibSync(payload, { out: new Uint8Array(declared) });
     } catch (e) {
-      ctx.warnings.offset(offset, `log container does not inflate: ${(e as Error).message}`);
+      ctx.sink.warnings.offset(offset, `log container does not inflate: ${(e as Error).message}`);
       ctx.carry = new Uint8Array(0);
       return;
     }
   } else {
-    ctx.warnings.offset(offset, `log container with unknown compression ${method}`);
+    ctx.sink.warnings.offset(offset, `log container with unknown compression ${method}`);
     return;
   }
   if (ctx.carry.length > 0) {
@@ -278,7 +309,7 @@ export class BlfParser implements IncrementalParser {
   private start: number | undefined;
 
   constructor(private readonly opts: LogReadOptions = {}) {
-    this.ctx = { frames: [], warnings: new WarningSink(opts.maxWarnings), arena: new PayloadArena(), base: 0, carry: NO_BYTES };
+    this.ctx = { sink: new FrameSink(opts), arena: new PayloadArena(), base: 0, carry: NO_BYTES };
   }
 
   push(chunk: Uint8Array): void {
@@ -321,21 +352,17 @@ export class BlfParser implements IncrementalParser {
   }
 
   drain(): CanFrame[] {
-    const out = this.ctx.frames;
-    this.ctx.frames = [];
-    return out;
+    return this.ctx.sink.drain();
   }
 
   result(): LogReadResult {
     if (this.state === 'header' && !this.error)
       this.error = this.queue.length < 4 ? 'Not a BLF file: the "LOGG" header is missing' : 'BLF file ends inside its header';
-    if (this.state !== 'objects') return { format: 'blf', frames: [], warnings: [], error: this.error };
-    const { warnings } = this.ctx;
+    if (this.state !== 'objects') return { format: 'blf', frames: [], warnings: [], skipped: 0, error: this.error, errorAt: { offset: 0 } };
+    const { warnings } = this.ctx.sink;
     if (this.queue.view().some((x) => x !== 0)) warnings.offset(this.offset, 'file ends inside an object');
     if (this.ctx.carry.some((x) => x !== 0)) warnings.offset(this.offset, 'last log container ends inside an object');
-    const result: LogReadResult = { format: 'blf', frames: this.drain(), warnings: warnings.finish() };
-    if (this.start !== undefined) result.startTime = this.start;
-    return result;
+    return this.ctx.sink.result('blf', 'Vector BLF', this.start);
   }
 }
 

@@ -1,7 +1,8 @@
 /**
  * Vector BLF writer. Classic frames become CAN_MESSAGE2 (86), CAN FD frames
- * CAN_FD_MESSAGE_64 (101), error frames CAN_ERROR_EXT (73) — the objects current CANoe
- * versions write. Objects use v1 headers with 1 ns timestamps relative to the header start
+ * CAN_FD_MESSAGE_64 (101), error frames CAN_ERROR_EXT (73), or CAN_FD_ERROR_64 (104) for one on
+ * a CAN FD frame, both with their direction in the extended error flags — the objects current
+ * CANoe versions write. (python-can 4.1 reads no CAN_FD_ERROR_64 and skips it.) Objects use v1 headers with 1 ns timestamps relative to the header start
  * time, and are packed whole into zlib LOG_CONTAINERs of up to 128 KiB. The header carries
  * file size, uncompressed size, object count and start/stop SYSTEMTIMEs like Vector's.
  */
@@ -13,6 +14,11 @@ import {
   COMPRESSION_ZLIB,
   CONTAINER_HEADER_SIZE,
   EARLIEST_SYSTEMTIME_US,
+  ERR_EXT_RX,
+  ERR_EXT_TX,
+  FD_ERR_BRS,
+  FD_ERR_EDL,
+  FD_ERR_ESI,
   FD64_BRS,
   FD64_EDL,
   FD64_ESI,
@@ -31,8 +37,8 @@ import { startOfRecording } from './start-time.ts';
 import type { LogWriteOptions } from './types.ts';
 
 const CONTAINER_MAX = 128 * 1024;
-/** Largest object we emit: header + CAN_FD_MESSAGE_64 body + 64 data bytes + padding. */
-const MAX_OBJECT = OBJ_HEADER_V1_SIZE + 40 + 64 + 4;
+/** Largest object we emit: header + CAN_FD_ERROR_64 body + 64 data bytes + padding. */
+const MAX_OBJECT = OBJ_HEADER_V1_SIZE + 44 + 64 + 4;
 
 const LOBJ = [0x4c, 0x4f, 0x42, 0x4a];
 
@@ -46,7 +52,19 @@ function writeObject(buf: Uint8Array, dv: DataView, p: number, f: CanFrame, us: 
   let size: number;
   const q = p + OBJ_HEADER_V1_SIZE;
   const data = f.data;
-  if (f.err) {
+  if (f.err && f.fd) {
+    type = OBJ.CAN_FD_ERROR_64;
+    const len = Math.min(data.length, 64);
+    size = OBJ_HEADER_V1_SIZE + 44 + len;
+    buf.fill(0, q, q + 44);
+    buf[q] = f.channel + 1;
+    buf[q + 1] = lengthToDlc(len);
+    buf[q + 2] = len;
+    dv.setUint16(q + 6, f.tx ? ERR_EXT_TX : ERR_EXT_RX, true);
+    dv.setUint16(q + 8, FD_ERR_EDL | (f.brs ? FD_ERR_BRS : 0) | (f.esi ? FD_ERR_ESI : 0), true);
+    dv.setUint32(q + 12, rawId(f), true);
+    for (let i = 0; i < len; i++) buf[q + 44 + i] = data[i];
+  } else if (f.err) {
     type = OBJ.CAN_ERROR_EXT;
     size = OBJ_HEADER_V1_SIZE + 32;
     buf.fill(0, q, q + 32);
@@ -54,6 +72,7 @@ function writeObject(buf: Uint8Array, dv: DataView, p: number, f: CanFrame, us: 
     const len = Math.min(data.length, 8);
     buf[q + 10] = len;
     dv.setUint32(q + 16, rawId(f), true);
+    dv.setUint16(q + 20, f.tx ? ERR_EXT_TX : ERR_EXT_RX, true);
     for (let i = 0; i < len; i++) buf[q + 24 + i] = data[i];
   } else if (f.fd) {
     type = OBJ.CAN_FD_MESSAGE_64;

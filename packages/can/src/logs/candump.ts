@@ -13,12 +13,14 @@
  */
 import type { CanFrame } from '../frame.ts';
 import { ByteWriter } from './byte-writer.ts';
+import { FrameSink } from './frame-sink.ts';
 import { PayloadArena } from './payload-arena.ts';
 import { Cursor, forEachLine, HEX_VALUE } from './text-cursor.ts';
 import type { LineParser, LogReadOptions, LogReadResult, LogWriteOptions } from './types.ts';
-import { WarningSink } from './types.ts';
 
 const CAN_ERR_FLAG = 0x20000000;
+/** The error class python-can (and most tools) write and look for: a bus error. */
+const CAN_ERR_BUSERROR = 0x00000080;
 
 /** Parses one line into a frame, or returns why it cannot. */
 function parseLine(c: Cursor, arena: PayloadArena): CanFrame | string {
@@ -130,14 +132,12 @@ function parseLine(c: Cursor, arena: PayloadArena): CanFrame | string {
 
 /** Line-by-line candump parser; `readCandump` feeds it a whole file, `createLogReader` chunks. */
 export class CandumpParser implements LineParser {
-  private frames: CanFrame[] = [];
-  private count = 0;
-  private readonly warnings: WarningSink;
+  private readonly sink: FrameSink;
   private readonly arena = new PayloadArena();
   private readonly c = new Cursor(new Uint8Array(0));
 
   constructor(opts: LogReadOptions = {}) {
-    this.warnings = new WarningSink(opts.maxWarnings);
+    this.sink = new FrameSink(opts);
   }
 
   line(b: Uint8Array, start: number, end: number, line: number): void {
@@ -147,26 +147,16 @@ export class CandumpParser implements LineParser {
     c.skipSpaces();
     if (c.atEnd()) return;
     const r = parseLine(c, this.arena);
-    if (typeof r === 'string') this.warnings.line(line, r);
-    else {
-      this.frames.push(r);
-      this.count++;
-    }
+    if (typeof r === 'string') this.sink.warnings.line(line, r);
+    else this.sink.atLine(r, line);
   }
 
   drain(): CanFrame[] {
-    const out = this.frames;
-    this.frames = [];
-    return out;
+    return this.sink.drain();
   }
 
   result(): LogReadResult {
-    const result: LogReadResult = { format: 'candump', frames: this.drain(), warnings: this.warnings.finish() };
-    if (this.count === 0 && this.warnings.count > 0) {
-      const first = result.warnings[0];
-      result.error = `Not a candump -L log: no frame could be read (line ${first.line}: ${first.message})`;
-    }
-    return result;
+    return this.sink.result('candump', 'candump -L');
   }
 }
 
@@ -198,7 +188,9 @@ export function writeCandump(frames: readonly CanFrame[], opts: LogWriteOptions 
     w.ascii(prefix);
     w.uint(f.channel);
     w.byte(32);
-    if (f.err) w.hex((CAN_ERR_FLAG | (f.id & 0x1fffffff)) >>> 0, 8);
+    // An error frame's id holds its error class bits; one without (0) is written as a bus error,
+    // since python-can takes an error frame without that class for a data frame.
+    if (f.err) w.hex((CAN_ERR_FLAG | (f.id & 0x1fffffff || CAN_ERR_BUSERROR)) >>> 0, 8);
     else if (f.ext) w.hex(f.id >>> 0, 8);
     else w.hex(f.id, 3);
     w.byte(35);
@@ -214,7 +206,7 @@ export function writeCandump(frames: readonly CanFrame[], opts: LogWriteOptions 
         w.hexDigit(dlc);
       }
     } else {
-      if (f.fd && !f.err) {
+      if (f.fd) {
         w.byte(35);
         w.hexDigit((f.brs ? 1 : 0) | (f.esi ? 2 : 0));
       }

@@ -8,13 +8,8 @@
  * `header()` returns the final one for a sink that can overwrite its first 144 bytes.
  */
 import type { CanFrame } from '../frame.ts';
-import { AscParser } from './asc-reader.ts';
-import { AscWriter } from './asc-writer.ts';
-import { BlfParser } from './blf-reader.ts';
-import { BlfWriter } from './blf-writer.ts';
 import { ByteQueue } from './byte-queue.ts';
-import { CandumpParser, CandumpWriter } from './candump.ts';
-import type { LineParser, LogFormat, LogReadOptions, LogReadResult, LogWriteOptions } from './types.ts';
+import type { IncrementalParser, LineParser, LogReadResult } from './types.ts';
 
 export interface LogStreamReader {
   /** Parses what `chunk` completes; returns the frames parsed since the previous call. */
@@ -27,7 +22,7 @@ export interface LogStreamReader {
 const MAX_LINE = 1 << 16;
 
 /** Splits pieces into lines, keeping a partial last line until the next piece. */
-class TextStream implements LogStreamReader {
+export class TextStream implements LogStreamReader {
   private readonly rest = new ByteQueue();
   private lineNo = 0;
   private first = true;
@@ -82,8 +77,9 @@ class TextStream implements LogStreamReader {
   }
 }
 
-class BinaryStream implements LogStreamReader {
-  constructor(private readonly parser: BlfParser) {}
+/** A binary format's parser that takes pieces itself. */
+export class BinaryStream implements LogStreamReader {
+  constructor(private readonly parser: IncrementalParser & { push(chunk: Uint8Array): void }) {}
 
   push(chunk: Uint8Array): CanFrame[] {
     this.parser.push(chunk);
@@ -95,19 +91,6 @@ class BinaryStream implements LogStreamReader {
   }
 }
 
-export function createLogReader(format: LogFormat, opts: LogReadOptions = {}): LogStreamReader {
-  switch (format) {
-    case 'candump':
-      return new TextStream(new CandumpParser(opts));
-    case 'asc':
-      return new TextStream(new AscParser(opts));
-    case 'blf':
-      return new BinaryStream(new BlfParser(opts));
-    default:
-      throw new Error(`Unknown log format "${String(format)}"`);
-  }
-}
-
 export interface LogStreamWriter {
   /** Encodes a batch of frames; returns the bytes to append to the file (may be empty). */
   write(frames: readonly CanFrame[]): Uint8Array;
@@ -115,17 +98,4 @@ export interface LogStreamWriter {
   end(): Uint8Array;
   /** BLF only: the final file header, to write over the first 144 bytes after `end()`. */
   header?(): Uint8Array;
-}
-
-export function createLogWriter(format: LogFormat, opts: LogWriteOptions = {}): LogStreamWriter {
-  switch (format) {
-    case 'candump':
-      return new CandumpWriter(opts);
-    case 'asc':
-      return new AscWriter(opts);
-    case 'blf':
-      return new BlfWriter(opts);
-    default:
-      throw new Error(`Unknown log format "${String(format)}"`);
-  }
 }

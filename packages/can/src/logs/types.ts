@@ -1,9 +1,7 @@
 import type { CanFrame } from '../frame.ts';
 
-/** The log file formats `readLog` / `writeLog` understand. */
-export type LogFormat = 'candump' | 'asc' | 'blf';
-
-export const LOG_FORMATS: readonly LogFormat[] = ['candump', 'asc', 'blf'];
+/** The log file formats `readLog` / `writeLog` understand (each one an entry of `formats.ts`). */
+export type LogFormat = 'candump' | 'asc' | 'blf' | 'trc' | 'mf4';
 
 /** A skipped line (text formats, 1-based) or object (BLF, byte offset in the file). */
 export interface LogWarning {
@@ -16,12 +14,18 @@ export interface LogReadResult {
   /** The format read, or null when it could not be recognised. */
   format: LogFormat | null;
   frames: CanFrame[];
-  /** Skipped input, capped at `maxWarnings` (the last entry then counts the rest). */
+  /** Skipped input, the first `maxWarnings` of them. */
   warnings: LogWarning[];
+  /** Lines/objects skipped in all, listed or not. */
+  skipped: number;
+  /** Frames read in all, including those a stream reader handed out before its result. */
+  framesRead?: number;
   /** Start of the recording in µs since the Unix epoch, when the file carries one. */
   startTime?: number;
   /** Set when the input is not a readable log at all; `frames` is then empty. Meant to be shown to the user. */
   error?: string;
+  /** With `error`: the line (text) or byte offset (binary) that could not be read. */
+  errorAt?: { line?: number; offset?: number };
 }
 
 export interface LogReadOptions {
@@ -56,7 +60,12 @@ export interface LogWriteOptions {
    * `(b) => zlib.deflateSync(b)` on the server, which is several times faster.
    */
   deflate?: (raw: Uint8Array) => Uint8Array;
+  /** TRC: file version to write (default 2.1, the one that carries CAN FD, remote and error frames). */
+  trcVersion?: TrcVersion;
 }
+
+/** PEAK TRC file versions. */
+export type TrcVersion = '1.0' | '1.1' | '1.2' | '1.3' | '2.0' | '2.1';
 
 /** A reader that can be fed in pieces (see `createLogReader`). */
 export interface IncrementalParser {
@@ -69,27 +78,4 @@ export interface IncrementalParser {
 /** Text formats: one call per line, `start..end` excluding the line break. */
 export interface LineParser extends IncrementalParser {
   line(b: Uint8Array, start: number, end: number, line: number): void;
-}
-
-/** Collects warnings up to a cap so a file of garbage cannot build a million-entry list. */
-export class WarningSink {
-  readonly list: LogWarning[] = [];
-  count = 0;
-  constructor(private readonly max = 100) {}
-
-  line(line: number, message: string): void {
-    this.count++;
-    if (this.list.length < this.max) this.list.push({ line, message });
-  }
-
-  offset(offset: number, message: string): void {
-    this.count++;
-    if (this.list.length < this.max) this.list.push({ offset, message });
-  }
-
-  finish(): LogWarning[] {
-    const rest = this.count - this.list.length;
-    if (rest > 0) this.list.push({ message: `${rest} more problems not listed` });
-    return this.list;
-  }
 }

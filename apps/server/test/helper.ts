@@ -1,29 +1,38 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { buildApp, type LoggerheadApp } from '../src/app.ts';
 import { type Config, loadConfig } from '../src/config.ts';
-import { type Database, openDatabase } from '../src/db/client.ts';
+import { type Database, dumpPglite, openDatabase } from '../src/db/client.ts';
+import { migrate } from '../src/db/migrate.ts';
 
 export const ADMIN_PASSWORD = 'Admin-Test-1234';
 
 /**
- * A fresh database for one test file: in-memory PGlite, or — when
- * TEST_DATABASE_URL is set (CI) — a new database on that PostgreSQL server,
- * dropped afterwards.
+ * A fresh database for one test file: in-memory PGlite, or — when TEST_DATABASE_URL is set (CI) —
+ * a new database on that PostgreSQL server, dropped afterwards. It starts as a copy of a migrated
+ * template (made once per set of migrations), so a test file does not re-run every migration;
+ * `empty: true` gives a database with nothing in it (tests of the migrations themselves).
  */
-export async function openTestDatabase(): Promise<{ database: Database; url: string | null; drop: () => Promise<void> }> {
+export async function openTestDatabase(opts: { empty?: boolean } = {}): Promise<{
+  database: Database;
+  url: string | null;
+  drop: () => Promise<void>;
+}> {
   const server = process.env.TEST_DATABASE_URL;
   if (!server) {
-    const database = await openDatabase({ url: 'memory://', dataDir: os.tmpdir() });
+    const database = await openDatabase({
+      url: 'memory://',
+      dataDir: os.tmpdir(),
+      ...(opts.empty ? {} : { loadDataDir: await pgliteTemplate() }),
+    });
     return { database, url: null, drop: async () => database.close() };
   }
   const name = `lh_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
-  const admin = new pg.Client({ connectionString: server });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
+  const template = opts.empty ? null : await postgresTemplate(server);
+  await withClient(server, (c) => c.query(`create database ${name}${template ? ` template ${template}` : ''}`));
   const u = new URL(server);
   u.pathname = `/${name}`;
   const database = await openDatabase({ url: u.toString(), dataDir: os.tmpdir() });
@@ -32,12 +41,84 @@ export async function openTestDatabase(): Promise<{ database: Database; url: str
     url: u.toString(),
     drop: async () => {
       await database.close().catch(() => {});
-      const c = new pg.Client({ connectionString: server });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
+      await withClient(server, (c) => c.query(`drop database if exists ${name} with (force)`));
     },
   };
+}
+
+async function withClient<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    return await fn(c);
+  } finally {
+    await c.end();
+  }
+}
+
+const MIGRATIONS = path.join(import.meta.dirname, '../src/db/migrations');
+
+/** A short hash of the migration files: a template is only reused for the very same migrations. */
+function migrationsHash(): string {
+  const h = crypto.createHash('sha256');
+  for (const f of fs.readdirSync(MIGRATIONS).sort()) {
+    h.update(f);
+    h.update(fs.readFileSync(path.join(MIGRATIONS, f)));
+  }
+  return h.digest('hex').slice(0, 16);
+}
+
+let pgliteImage: Promise<Blob> | null = null;
+
+/** The migrated PGlite image, kept as a file in the temp folder (written once, atomically). */
+function pgliteTemplate(): Promise<Blob> {
+  pgliteImage ??= (async () => {
+    const file = path.join(os.tmpdir(), `loggerhead-test-db-${migrationsHash()}.tar`);
+    if (fs.existsSync(file)) return new Blob([fs.readFileSync(file)]);
+    const database = await openDatabase({ url: 'memory://', dataDir: os.tmpdir() });
+    try {
+      await migrate(database.raw);
+      const image = await dumpPglite(database);
+      const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}`;
+      fs.writeFileSync(tmp, Buffer.from(await image.arrayBuffer()));
+      fs.renameSync(tmp, file);
+      return image;
+    } finally {
+      await database.close();
+    }
+  })();
+  return pgliteImage;
+}
+
+/**
+ * The migrated template database on a PostgreSQL server, made once per set of migrations: built
+ * under another name and renamed when complete, under an advisory lock so parallel test files wait
+ * for one another instead of migrating twice.
+ */
+async function postgresTemplate(server: string): Promise<string> {
+  const name = `lh_template_${migrationsHash()}`;
+  return withClient(server, async (c) => {
+    await c.query('select pg_advisory_lock(4242001)');
+    try {
+      const { rows } = await c.query('select 1 from pg_database where datname = $1', [name]);
+      if (rows.length) return name;
+      const building = `${name}_${process.pid}`;
+      await c.query(`drop database if exists ${building} with (force)`);
+      await c.query(`create database ${building}`);
+      const u = new URL(server);
+      u.pathname = `/${building}`;
+      const database = await openDatabase({ url: u.toString(), dataDir: os.tmpdir() });
+      try {
+        await migrate(database.raw);
+      } finally {
+        await database.close();
+      }
+      await c.query(`alter database ${building} rename to ${name}`);
+      return name;
+    } finally {
+      await c.query('select pg_advisory_unlock(4242001)');
+    }
+  });
 }
 
 export function testConfig(overrides: Partial<Config> = {}): Config {

@@ -78,7 +78,7 @@ export const KnownCodes = {
   'things.unknown-type': 'Unknown device type',
   'things.bad-channel': 'The device has no such CAN channel',
   'data.bad-range': 'The end time must be after the begin time',
-  'data.bad-format': 'The file is not a supported log (candump -L, Vector ASC or BLF)',
+  'data.bad-format': 'The file is not a supported log (candump -L, Vector ASC, BLF or PEAK TRC, also gzip-compressed)',
   'data.not-ready': 'The export is not finished yet',
 } as const;
 

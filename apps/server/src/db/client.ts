@@ -21,21 +21,30 @@ export interface RawSql {
 
 export interface Database {
   kind: 'pglite' | 'postgres';
+  /** The embedded engine itself (PGlite only). */
+  pglite?: PGlite;
   db: Db;
   raw: RawSql;
   ping(): Promise<boolean>;
   close(): Promise<void>;
 }
 
-export async function openDatabase(opts: { url: string | null; dataDir: string }): Promise<Database> {
+export async function openDatabase(opts: { url: string | null; dataDir: string; loadDataDir?: Blob }): Promise<Database> {
   if (opts.url && !opts.url.startsWith('memory:')) return openPostgres(opts.url);
   const dir = opts.url ? undefined : path.join(opts.dataDir, 'pg');
   if (dir) fs.mkdirSync(dir, { recursive: true });
-  return openPglite(dir);
+  return openPglite(dir, opts.loadDataDir);
 }
 
-async function openPglite(dir: string | undefined): Promise<Database> {
-  const client = dir ? new PGlite(dir) : new PGlite();
+/** A PGlite database as one tar image (tests copy a migrated template instead of migrating each time). */
+export async function dumpPglite(database: Database): Promise<Blob> {
+  const client = database.pglite;
+  if (!client) throw new Error('not a PGlite database');
+  return client.dumpDataDir('none');
+}
+
+async function openPglite(dir: string | undefined, loadDataDir?: Blob): Promise<Database> {
+  const client = new PGlite(dir, loadDataDir ? { loadDataDir } : {});
   await client.waitReady;
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   const wrap = (c: Pick<PGlite, 'query' | 'exec'>): RawSql => ({
@@ -50,6 +59,7 @@ async function openPglite(dir: string | undefined): Promise<Database> {
   });
   return {
     kind: 'pglite',
+    pglite: client,
     db,
     raw: wrap(client),
     async ping() {

@@ -79,7 +79,7 @@ const zh: Record<string, string> = {
   'errors.things.unknown-type': '未知的设备类型',
   'errors.things.bad-channel': '设备没有该 CAN 通道',
   'errors.data.bad-range': '结束时间须晚于开始时间',
-  'errors.data.bad-format': '文件不是支持的日志格式（candump -L、Vector ASC 或 BLF）',
+  'errors.data.bad-format': '文件不是支持的日志格式（candump -L、Vector ASC、BLF 或 PEAK TRC，也可为 gzip 压缩）',
   'errors.data.not-ready': '导出尚未完成',
   'errors.http.400': '请求参数错误',
   'errors.http.401': '未登录或登录已过期',

@@ -48,7 +48,7 @@ export const FramesPageSchema = z.object({
   list: z.array(FrameSchema),
 });
 
-export const EXPORT_FORMATS = ['candump', 'asc', 'blf', 'csv'] as const;
+export const EXPORT_FORMATS = ['candump', 'asc', 'blf', 'trc', 'csv'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 export const DownloadCreateSchema = z.object({
@@ -79,13 +79,27 @@ export const DownloadProgressSchema = z.object({
 });
 export type DownloadProgress = z.infer<typeof DownloadProgressSchema>;
 
+/** A line (text formats, 1-based) or object (binary formats, byte offset) of an uploaded log that was skipped. */
+export const SkippedInputSchema = z.object({
+  line: z.number().int().optional(),
+  offset: z.number().int().optional(),
+  reason: z.string(),
+});
+
 export const UploadResultSchema = z.object({
   frames: z.number().int(),
   chunks: z.number().int(),
   bytes: z.number().int(),
   begin_time: z.number().int().nullable(),
   end_time: z.number().int().nullable(),
+  /** The format read (candump, asc, blf, trc …). */
+  format: z.string(),
+  /** The first skipped lines/objects (at most 100) … */
+  skipped: z.array(SkippedInputSchema),
+  /** … and how many were skipped in all. */
+  skipped_count: z.number().int(),
 });
+export type UploadResult = z.infer<typeof UploadResultSchema>;
 
 /**
  * Live raw trace over `/v1/live?token=…`. The browser sends subscribe / unsubscribe;

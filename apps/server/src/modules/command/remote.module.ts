@@ -83,7 +83,7 @@ export async function remoteModule(app: LoggerheadApp, ctx: AppContext) {
 
   commandRoutes(app, commands);
   await configRoutes(app, configService(ctx.database.raw, commands));
-  const uploads = uploadsService(ctx.database.raw, ctx.ingest.writer, ctx.ingest.devices);
+  const uploads = uploadsService(ctx.database.raw, ctx.ingest.writer, ctx.ingest.devices, ctx.config.maxUploadBytes * 4);
   const recall = recallService({
     raw: ctx.database.raw,
     commands,

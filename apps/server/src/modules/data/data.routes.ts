@@ -37,7 +37,7 @@ export function dataRoutes(app: LoggerheadApp, ctx: AppContext) {
   const frames = framesService(raw, codec);
   const files = new LocalFileStore(path.join(ctx.config.dataDir, 'files'));
   const downloads = downloadsService(raw, files, app.log, codec);
-  const uploads = uploadsService(raw, ctx.ingest.writer, ctx.ingest.devices);
+  const uploads = uploadsService(raw, ctx.ingest.writer, ctx.ingest.devices, ctx.config.maxUploadBytes * 4);
 
   app.get(
     `${base}/frames`,
@@ -101,8 +101,9 @@ export function dataRoutes(app: LoggerheadApp, ctx: AppContext) {
       if (!req.isMultipart()) throw badRequest('http.400', 'Send the log as a multipart file');
       const file = await req.file();
       if (!file) throw badRequest('http.400', 'No file');
-      const bytes = await file.toBuffer(); // bounded by MAX_UPLOAD_MB (413 beyond)
-      return uploads.upload(a, req.params.things_id, { name: file.filename, bytes }, req.query.start_time);
+      // Read as it arrives (gzip inflated on the way); MAX_UPLOAD_MB bounds the bytes sent (413 beyond).
+      const upload = { name: file.filename, bytes: file.file, truncated: () => file.file.truncated };
+      return uploads.upload(a, req.params.things_id, upload, req.query.start_time);
     },
   );
 

@@ -13,9 +13,9 @@ import { type DownloadRow, downloadsRepository } from './downloads.repository.ts
 import { framesRepository } from './frames.repository.ts';
 import { rangeOf } from './frames.service.ts';
 
-/** One export holds at most this many frames (ASC and BLF are built in memory). */
+/** One export holds at most this many frames (ASC, BLF and TRC are built in memory). */
 export const MAX_EXPORT_FRAMES = 20_000_000;
-const EXT = { candump: 'log', asc: 'asc', blf: 'blf', csv: 'csv' } as const;
+const EXT = { candump: 'log', asc: 'asc', blf: 'blf', trc: 'trc', csv: 'csv' } as const;
 /** candump and CSV are written in pieces of this many frames. */
 const PIECE = 200_000;
 
@@ -113,9 +113,9 @@ export function downloadsService(raw: RawSql, files: LocalFileStore, log: { erro
         await repo.progress(id, { status: DownloadStatus.generating, process_rate: 90 });
         if (streamed) await flushPiece();
         else if (all.length) {
-          await fh.write(writeLog(all, body.format as 'asc' | 'blf'));
+          await fh.write(writeLog(all, body.format as 'asc' | 'blf' | 'trc'));
           out = all.length;
-        } else await fh.write(writeLog([], body.format as 'asc' | 'blf'));
+        } else await fh.write(writeLog([], body.format as 'asc' | 'blf' | 'trc'));
       } finally {
         await fh.close();
       }

@@ -19,7 +19,7 @@ export interface RecallDeps {
   usage: { add(tenantId: string, thingsId: string, bytes: number): Promise<void> };
   maxBatch: (tenantId: string) => Promise<number | null>;
   /** Imports a log file into the device's history (the data module's upload path). */
-  importLog: (auth: Auth, thingsId: string, file: { name: string; bytes: Uint8Array }) => Promise<unknown>;
+  importLog: (auth: Auth, thingsId: string, file: { name: string; bytes: AsyncIterable<Uint8Array> | Uint8Array }) => Promise<unknown>;
 }
 
 const entry = (f: Partial<RecallFileEntry>): RecallFileEntry => ({
@@ -310,8 +310,11 @@ export function recallService(deps: RecallDeps, repo: RecallRepository = recallR
     async importToHistory(auth: Auth, name: string) {
       const f = await repo.file(auth.tenantId, name);
       if (!f) throw notFound('File not found');
-      const bytes = await fs.promises.readFile(filePath(auth.tenantId, f.name));
-      return deps.importLog(auth, f.things_id, { name: f.filename, bytes });
+      const p = filePath(auth.tenantId, f.name);
+      await fs.promises.access(p).catch(() => {
+        throw new ApiError(404, 'recall.002', 'No URL and no part information for this file');
+      });
+      return deps.importLog(auth, f.things_id, { name: f.filename, bytes: fs.createReadStream(p, { highWaterMark: 1 << 20 }) });
     },
   };
 }

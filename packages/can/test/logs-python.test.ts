@@ -17,7 +17,7 @@ import { type CanFrame, FD_LENGTHS, makeFrame } from '../src/frame.ts';
 import { type LogFormat, readLog, writeLog } from '../src/logs/index.ts';
 
 const PYTHON = '/usr/bin/python3';
-const EXT: Record<LogFormat, string> = { candump: 'log', asc: 'asc', blf: 'blf', trc: 'trc' };
+const EXT: Record<LogFormat, string> = { candump: 'log', asc: 'asc', blf: 'blf', trc: 'trc', mf4: 'mf4' };
 
 /** Prints what python-can reads from a file as JSON, one object per message. */
 const READ = `

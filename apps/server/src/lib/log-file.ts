@@ -1,0 +1,120 @@
+/**
+ * A CAN log file read from a byte stream (an upload, a file on disk, a recalled file): gzip
+ * (magic bytes 1f 8b) is inflated on the way with node:zlib, the format is taken from the first
+ * bytes (or the file name: `trip.asc.gz`), and the frames are parsed piece by piece, so neither
+ * the compressed nor the inflated file is ever held whole.
+ */
+import fs from 'node:fs';
+import { Readable } from 'node:stream';
+import { createGunzip } from 'node:zlib';
+import type { CanFrame } from '@loggerhead/can';
+import { AutoLogReader, addStreamProblem, isGzip, type LogFormat, type LogReadResult } from '@loggerhead/can/logs/index.ts';
+
+export interface LogFileOptions {
+  /** File name, for the format when the content does not tell (and for messages). */
+  name?: string;
+  format?: LogFormat | null;
+  /** At most this many bytes are inflated from gzip; past it `LogTooLargeError`. */
+  maxInflatedBytes?: number;
+  /** Times in ASC/BLF/TRC headers are local wall-clock time at this offset (minutes east of UTC). */
+  utcOffsetMinutes?: number;
+}
+
+export class LogTooLargeError extends Error {
+  constructor(readonly limit: number) {
+    super(`The log is larger than ${Math.round(limit / (1024 * 1024))} MB once inflated`);
+    this.name = 'LogTooLargeError';
+  }
+}
+
+export interface LogFileResult extends LogReadResult {
+  /** The file was gzip-compressed. */
+  gzip: boolean;
+}
+
+/** The bytes as they come, then the rest of the source. */
+async function* prepend(first: Uint8Array, rest: AsyncIterator<Uint8Array>): AsyncGenerator<Uint8Array> {
+  yield first;
+  for (let r = await rest.next(); !r.done; r = await rest.next()) yield r.value;
+}
+
+/**
+ * Reads a whole log from `source` (chunks of bytes). Never throws for a bad file: its problems
+ * are in the result (`error` when nothing could be read, `warnings`/`skipped` otherwise); throws
+ * `LogTooLargeError` past `maxInflatedBytes`, and whatever the source itself throws.
+ */
+export async function readLogStream(source: AsyncIterable<Uint8Array> | Uint8Array, opts: LogFileOptions = {}): Promise<LogFileResult> {
+  const iterable: AsyncIterable<Uint8Array> =
+    source instanceof Uint8Array
+      ? (async function* () {
+          yield source;
+        })()
+      : source;
+  const it = iterable[Symbol.asyncIterator]();
+  // Enough bytes to see the gzip magic (a first piece of one byte is allowed).
+  let head = new Uint8Array(0);
+  while (head.length < 2) {
+    const r = await it.next();
+    if (r.done) break;
+    const joined = new Uint8Array(head.length + r.value.length);
+    joined.set(head);
+    joined.set(r.value, head.length);
+    head = joined;
+  }
+  const gzip = isGzip(head);
+  const reader = new AutoLogReader({ name: opts.name, format: opts.format, utcOffsetMinutes: opts.utcOffsetMinutes });
+  const frames: CanFrame[] = [];
+  const take = (chunk: Uint8Array) => {
+    const got = reader.push(chunk);
+    for (let i = 0; i < got.length; i++) frames.push(got[i]);
+  };
+  let problem = '';
+  let compressed = 0;
+  if (!gzip) {
+    if (head.length) take(head);
+    for (let r = await it.next(); !r.done; r = await it.next()) take(r.value);
+  } else {
+    const max = opts.maxInflatedBytes ?? Number.POSITIVE_INFINITY;
+    const counted = (async function* () {
+      for await (const c of prepend(head, it)) {
+        compressed += c.length;
+        yield c;
+      }
+    })();
+    const gunzip = createGunzip();
+    const input = Readable.from(counted);
+    input.on('error', (e) => gunzip.destroy(e));
+    input.pipe(gunzip);
+    let inflated = 0;
+    try {
+      for await (const chunk of gunzip) {
+        inflated += (chunk as Buffer).length;
+        if (inflated > max) {
+          input.destroy();
+          gunzip.destroy();
+          throw new LogTooLargeError(max);
+        }
+        take(chunk as Buffer);
+      }
+    } catch (e) {
+      if (e instanceof LogTooLargeError) throw e;
+      if ((e as { code?: string }).code?.startsWith('Z_') || /unexpected end|incorrect header|invalid/i.test((e as Error).message)) {
+        problem = `gzip data damaged or cut short: ${(e as Error).message}`;
+      } else throw e;
+    }
+  }
+  const result = reader.end();
+  if (frames.length) result.frames = frames.concat(result.frames);
+  if (problem) {
+    if (result.format === null) {
+      return { ...result, gzip, error: `Could not inflate the gzip file (${problem})`, errorAt: { offset: compressed } };
+    }
+    addStreamProblem(result, compressed, problem);
+  }
+  return { ...result, gzip };
+}
+
+/** `readLogStream` over a file on disk. */
+export function readLogFile(path: string, opts: LogFileOptions = {}): Promise<LogFileResult> {
+  return readLogStream(fs.createReadStream(path, { highWaterMark: 1 << 20 }), { name: path, ...opts });
+}

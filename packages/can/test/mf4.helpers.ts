@@ -1,0 +1,112 @@
+/**
+ * A minimal MF4 walker for tests, written from the ASAM MDF 4 block layouts independently of
+ * the reader under test: block headers, the HD → DG → CG chain and the records of an unsorted
+ * data group's single DT block.
+ */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The CANedge samples: not in this repository; MF4_DIR or the folder beside the checkout. */
+export const MF4_DIR = process.env.MF4_DIR ?? resolve(fileURLToPath(import.meta.url), '../../../../../shared/data/mf4');
+export const hasSamples = existsSync(resolve(MF4_DIR, 'canedge-b.MF4'));
+
+export interface RawBlock {
+  id: string;
+  length: number;
+  links: number[];
+  /** Offset of the data section. */
+  data: number;
+}
+
+export function dv(b: Uint8Array): DataView {
+  return new DataView(b.buffer, b.byteOffset, b.byteLength);
+}
+
+export function block(b: Uint8Array, at: number): RawBlock {
+  const v = dv(b);
+  const id = String.fromCharCode(...b.subarray(at, at + 4));
+  const length = Number(v.getBigUint64(at + 8, true));
+  const n = Number(v.getBigUint64(at + 16, true));
+  const links = Array.from({ length: n }, (_, i) => Number(v.getBigUint64(at + 24 + 8 * i, true)));
+  return { id, length, links, data: at + 24 + 8 * n };
+}
+
+export function text(b: Uint8Array, at: number): string {
+  if (!at) return '';
+  const t = block(b, at);
+  const end = b.indexOf(0, t.data);
+  return new TextDecoder().decode(b.subarray(t.data, end < 0 || end > at + t.length ? at + t.length : end));
+}
+
+export interface RawGroup {
+  at: number;
+  recordId: number;
+  cycles: number;
+  flags: number;
+  dataBytes: number;
+  acqName: string;
+  channelNames: string[];
+}
+
+/** hd_start_time_ns, in µs. */
+export function startUs(b: Uint8Array): number {
+  const hd = block(b, 64);
+  return Number(dv(b).getBigUint64(hd.data, true) / 1000n);
+}
+
+export function dataGroups(b: Uint8Array): { at: number; recIdSize: number; dataLink: number; groups: RawGroup[] }[] {
+  const v = dv(b);
+  const out = [];
+  for (let dgAt = block(b, 64).links[0]; dgAt; ) {
+    const dg = block(b, dgAt);
+    const groups: RawGroup[] = [];
+    for (let cgAt = dg.links[1]; cgAt; ) {
+      const cg = block(b, cgAt);
+      const channelNames: string[] = [];
+      const walk = (cnAt: number) => {
+        for (let c = cnAt; c; ) {
+          const cn = block(b, c);
+          channelNames.push(text(b, cn.links[2]));
+          walk(cn.links[1]);
+          c = cn.links[0];
+        }
+      };
+      walk(cg.links[1]);
+      groups.push({
+        at: cgAt,
+        recordId: Number(v.getBigUint64(cg.data, true)),
+        cycles: Number(v.getBigUint64(cg.data + 8, true)),
+        flags: v.getUint16(cg.data + 16, true),
+        dataBytes: v.getUint32(cg.data + 24, true),
+        acqName: text(b, cg.links[2]),
+        channelNames,
+      });
+      cgAt = cg.links[0];
+    }
+    out.push({ at: dgAt, recIdSize: b[dg.data], dataLink: dg.links[2], groups });
+    dgAt = dg.links[0];
+  }
+  return out;
+}
+
+/**
+ * Records of an unsorted data group held in one DT block: (record id, offset of its first byte
+ * after the id). An unfinalized file's DT block runs to the end of the file.
+ */
+export function records(b: Uint8Array, g: ReturnType<typeof dataGroups>[number]): { id: number; at: number }[] {
+  const dt = block(b, g.dataLink);
+  const unfinalized = String.fromCharCode(...b.subarray(0, 8)) === 'UnFinMF ';
+  const end = unfinalized ? b.length : g.dataLink + dt.length;
+  const byId = new Map(g.groups.map((x) => [x.recordId, x]));
+  const out: { id: number; at: number }[] = [];
+  for (let p = dt.data; p < end; ) {
+    const id = b[p];
+    const cg = byId.get(id);
+    if (!cg) throw new Error(`record id ${id} at ${p}`);
+    const size = cg.flags & 1 ? 4 + dv(b).getUint32(p + 1, true) : cg.dataBytes;
+    out.push({ id, at: p + 1 });
+    p += 1 + size;
+  }
+  return out;
+}

@@ -54,6 +54,7 @@ export const KnownCodes = {
   'auth.phone-not-registered': 'Phone number not registered',
   'auth.locked': 'Too many wrong passwords, the account is locked for a while',
   'auth.session-expired': 'The session has ended, please log in again',
+  'auth.access-withdrawn': 'Access withdrawn: the account, its rights or devices, or its tenant changed',
   'quota.limit-reached': 'Limit reached, go to the user centre to upgrade',
   'things.duplicate-id': 'A device with this ID already exists',
   'things.invalid-id': 'Device ID must be 20 upper-case hexadecimal characters',
@@ -88,6 +89,16 @@ export type KnownCode = keyof typeof AuthCodes | keyof typeof KnownCodes;
 export function httpCode(status: number): string {
   return `http.${status}`;
 }
+/**
+ * Close codes of the console's WebSockets when the server ends them: `sessionEnded` — logged out,
+ * expired or password changed, sign in again (`auth.session-expired`, or `http.401` at connect);
+ * `accessWithdrawn` — the account, its rights or devices, or its tenant changed: no longer allowed
+ * (`auth.access-withdrawn`, or the refusal's own code). The socket sends `{t: "error", code, message}`
+ * first. A client reconnects after any other close, never after these.
+ */
+export const SocketClose = { sessionEnded: 4401, accessWithdrawn: 4403 } as const;
+export type SocketCloseCode = (typeof SocketClose)[keyof typeof SocketClose];
+
 
 export const HttpMessages: Record<number, string> = {
   400: 'Bad request',

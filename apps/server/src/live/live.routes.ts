@@ -3,39 +3,64 @@ import type { AppContext, LoggerheadApp } from '../app.ts';
 import { type Auth, assertPermission } from '../lib/auth.ts';
 import { ApiError } from '../lib/errors.ts';
 import { requireDevice } from '../modules/things/things.access.ts';
+import { socketRegistry } from './socket-registry.ts';
 
 /**
  * `GET /v1/live?token=…` (WebSocket). Browsers cannot set headers on a WebSocket, so the session
- * token comes in the query. Messages: LiveClientMessage in, LiveServerMessage out (contract).
+ * token comes in the query. Messages: LiveClientMessage in, LiveServerMessage out (contract). The
+ * socket lives as long as its session and rights (live/socket-registry.ts).
  */
 export function liveRoutes(app: LoggerheadApp, ctx: AppContext) {
   // Decoded samples reach the hub only while some browser watches signals.
   ctx.ingest.live.setSignalFeed((publish) => ctx.events.on('signals.decoded', publish));
+  const registry = socketRegistry(app);
+  /** Why `auth` may not read the device's live data now, or null when it may. */
+  const deviceRefusal = async (auth: Auth, thingsId: string): Promise<{ code: string; message: string } | null> => {
+    try {
+      assertPermission(auth, 'data-mgmt:things-data:query');
+      await requireDevice(ctx.database.raw, auth, thingsId, 'read');
+      return null;
+    } catch (e) {
+      const b = e instanceof ApiError ? [e.body].flat()[0] : { code: 'http.500', message: 'error' };
+      return { code: b.code, message: b.message };
+    }
+  };
   app.get('/v1/live', { websocket: true, config: { auth: 'socket' }, schema: { hide: true } }, async (socket, req) => {
     const send = (m: LiveServerMessage) => {
       if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(m));
     };
     const subs = new Map<string, () => void>();
     const signalSubs = new Map<string, () => void>();
-    let auth: Auth | null = null;
-    // Listen first: messages that arrive while the token is checked are handled after it.
-    const early: Buffer[] = [];
-    let ready: (raw: Buffer) => void = (raw) => early.push(raw);
-    socket.on('message', (raw: Buffer) => ready(raw));
-    socket.on('close', () => {
+    const unsubscribeAll = () => {
       for (const off of subs.values()) off();
       subs.clear();
       for (const off of signalSubs.values()) off();
       signalSubs.clear();
+    };
+    // Listen first: messages that arrive while the token is checked are handled after it.
+    const early: Buffer[] = [];
+    let ready: (raw: Buffer) => void = (raw) => early.push(raw);
+    socket.on('message', (raw: Buffer) => ready(raw));
+    socket.on('close', unsubscribeAll);
+    const tracked = await registry.admit(socket, (req.query as { token?: string }).token);
+    if (!tracked) return;
+    const a = tracked.auth;
+    // Ended (session gone, rights changed, expired): no frame or sample is sent after the error.
+    tracked.onEnd(unsubscribeAll);
+    // What the user may read changed while the session goes on: drop the devices it lost.
+    tracked.onAccessChanged(async (changed) => {
+      const ids = new Set([...subs.keys(), ...signalSubs.keys()]);
+      for (const id of ids) {
+        if (changed && id !== changed) continue;
+        const refused = await deviceRefusal(a, id);
+        if (!refused) continue;
+        subs.get(id)?.();
+        subs.delete(id);
+        signalSubs.get(id)?.();
+        signalSubs.delete(id);
+        send({ t: 'error', ...refused, things_id: id });
+      }
     });
-    const token = (req.query as { token?: string }).token;
-    auth = token ? await ctx.control.authenticate(token).catch(() => null) : null;
-    if (!auth) {
-      send({ t: 'error', code: 'http.401', message: 'Not signed in or the session has expired' });
-      socket.close(4401, 'unauthorized');
-      return;
-    }
-    const a = auth;
     const handle = async (raw: Buffer) => {
       let msg: LiveClientMessage;
       try {
@@ -53,13 +78,10 @@ export function liveRoutes(app: LoggerheadApp, ctx: AppContext) {
         signalSubs.delete(msg.things_id);
         return;
       }
-      try {
-        assertPermission(a, 'data-mgmt:things-data:query');
-        await requireDevice(ctx.database.raw, a, msg.things_id, 'read');
-      } catch (e) {
-        const b = e instanceof ApiError ? (Array.isArray(e.body) ? e.body[0] : e.body) : { code: 'http.500', message: 'error' };
-        return send({ t: 'error', code: b.code, message: b.message });
-      }
+      const refused = await deviceRefusal(a, msg.things_id);
+      if (refused) return send({ t: 'error', ...refused });
+      // Ended while the device was checked: nothing more is subscribed.
+      if (tracked.ended) return;
       const sub = { send, buffered: () => socket.bufferedAmount };
       if (msg.op === 'subscribe-signals') {
         signalSubs.get(msg.things_id)?.();

@@ -151,4 +151,8 @@ export type LiveServerMessage =
   | { t: 'signals-subscribed'; things_id: string }
   | { t: 'signals'; things_id: string; s: LiveSignalSamples[] }
   | { t: 'status'; things_id: string; online: boolean }
-  | { t: 'error'; code: string; message: string };
+  /**
+   * A refused message, or a subscription ended because the device can no longer be read (`things_id`
+   * set: that device's frames and signals stop). Before the server closes the socket (SocketClose).
+   */
+  | { t: 'error'; code: string; message: string; things_id?: string };

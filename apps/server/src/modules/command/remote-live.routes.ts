@@ -1,6 +1,8 @@
+import { SocketClose } from '@loggerhead/contract';
 import type { AppContext, LoggerheadApp } from '../../app.ts';
-import { type Auth, assertPermission } from '../../lib/auth.ts';
+import { assertPermission } from '../../lib/auth.ts';
 import { ApiError } from '../../lib/errors.ts';
+import { socketRegistry } from '../../live/socket-registry.ts';
 import { inTenant, requireDevice } from '../things/things.access.ts';
 
 /**
@@ -8,6 +10,7 @@ import { inTenant, requireDevice } from '../things/things.access.ts';
  * device's remote operations as they happen — `{t: "command", command}` on every command state
  * change, `{t: "firmware", upgrade}` on upgrade states and progress, `{t: "ecu-flash", job}` on each
  * ECU flashing step. Browsers cannot set headers on a WebSocket, so the token comes in the query.
+ * The socket lives as long as its session and its right to the device (live/socket-registry.ts).
  */
 export function remoteLiveRoutes(app: LoggerheadApp, ctx: AppContext) {
   // One push listener per event for all sockets (they also hear the other server copies' events),
@@ -24,6 +27,7 @@ export function remoteLiveRoutes(app: LoggerheadApp, ctx: AppContext) {
   app.addHook('onClose', async () => {
     for (const off of offs) off();
   });
+  const registry = socketRegistry(app);
   app.get(
     '/v1/things/tenants/:tenant_id/things/:things_id/remote/live',
     { websocket: true, config: { auth: 'socket' }, schema: { hide: true } },
@@ -32,27 +36,37 @@ export function remoteLiveRoutes(app: LoggerheadApp, ctx: AppContext) {
       const send = (m: unknown) => {
         if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(m));
       };
-      const token = (req.query as { token?: string }).token;
-      let auth: Auth | null = token ? await ctx.control.authenticate(token).catch(() => null) : null;
-      try {
-        if (!auth) throw new ApiError(401);
-        auth = inTenant(auth, tenant_id);
-        assertPermission(auth, 'things:message:query');
-        await requireDevice(ctx.database.raw, auth, things_id, 'read');
-      } catch (e) {
-        const b = e instanceof ApiError ? [e.body].flat()[0] : { code: 'http.500', message: 'error' };
-        send({ t: 'error', code: b.code, message: b.message });
-        socket.close(b.code === 'http.401' ? 4401 : 4403, b.code);
-        return;
-      }
-      // Gone while the token was checked: its close event has passed.
-      if (socket.readyState !== socket.OPEN) return;
+      const tracked = await registry.admit(socket, (req.query as { token?: string }).token);
+      if (!tracked) return;
+      /** Why the caller may not watch this device's operations now, or null when it may. */
+      const refusal = async () => {
+        try {
+          const auth = inTenant(tracked.auth, tenant_id);
+          assertPermission(auth, 'things:message:query');
+          await requireDevice(ctx.database.raw, auth, things_id, 'read');
+          return null;
+        } catch (e) {
+          const b = e instanceof ApiError ? [e.body].flat()[0] : { code: 'http.500', message: 'error' };
+          return { code: b.code, message: b.message };
+        }
+      };
+      const refused = await refusal();
+      if (refused) return tracked.end(SocketClose.accessWithdrawn, refused);
+      // Gone while the device was checked.
+      if (tracked.ended) return;
       const set = watchers.get(things_id) ?? new Set();
       watchers.set(things_id, set);
       set.add(send);
-      socket.on('close', () => {
+      // Ended by the registry (session gone, rights changed, expired) or closed: no push after that.
+      tracked.onEnd(() => {
         set.delete(send);
         if (!set.size && watchers.get(things_id) === set) watchers.delete(things_id);
+      });
+      // The device deleted (or no longer readable) while the session goes on: the socket closes.
+      tracked.onAccessChanged(async (changed) => {
+        if (changed && changed !== things_id) return;
+        const lost = await refusal();
+        if (lost) tracked.end(SocketClose.accessWithdrawn, lost);
       });
       send({ t: 'subscribed', things_id });
     },

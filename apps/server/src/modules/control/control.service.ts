@@ -34,6 +34,27 @@ const SESSION_CACHE_MAX = 10_000;
 /** What the session cache forgets: one session, a user's sessions, a tenant's, or everything. */
 export type SessionScope = { sessionId: string } | { userId: string; exceptSessionId?: string } | { tenantId: string } | 'all';
 
+/**
+ * Why sessions end, as their open sockets are told: `ended` — logged out, expired, password
+ * changed (sign in again; close code 4401); `withdrawn` — the account, its rights or devices, or its
+ * tenant changed or was disabled (no longer allowed; close code 4403).
+ */
+export type SessionEndReason = 'ended' | 'withdrawn';
+
+/** Hears every end of sessions made in this process (the live sockets close theirs and tell the other copies). */
+export type SessionEndListener = (scope: SessionScope, reason: SessionEndReason) => void;
+
+/** A token as checked for a socket: the caller and when its session expires, or why it is refused. */
+export type SessionCheck = { auth: Auth; expiresAt: number } | { refused: SessionEndReason };
+
+/** Whether the session of `a` is one of `scope`. */
+export function inScope(a: Auth, scope: SessionScope): boolean {
+  if (scope === 'all') return true;
+  if ('sessionId' in scope) return a.sessionId === scope.sessionId;
+  if ('userId' in scope) return a.userId === scope.userId && a.sessionId !== scope.exceptSessionId;
+  return a.tenantId === scope.tenantId;
+}
+
 interface CachedAuth {
   auth: Auth;
   /** The session's own expiry (ms). */
@@ -48,31 +69,34 @@ export function controlService(deps: ControlDeps) {
   // Bearer token -> resolved caller. Each API call resolves its token; on PGlite that lookup
   // costs ~11 ms of CPU, so a resolved session is reused for a few seconds. Whatever ends or
   // narrows a session in this process (logout, revocation, permission or status change)
-  // removes its entries at once (forgetSessions).
+  // removes its entries at once (forgetSessions; endSessions when the sessions end).
   const cache = new Map<string, CachedAuth>();
   const cacheMs = deps.sessionCacheMs ?? SESSION_CACHE_MS;
-
-  function matches(a: Auth, scope: SessionScope): boolean {
-    if (scope === 'all') return true;
-    if ('sessionId' in scope) return a.sessionId === scope.sessionId;
-    if ('userId' in scope) return a.userId === scope.userId && a.sessionId !== scope.exceptSessionId;
-    return a.tenantId === scope.tenantId;
-  }
+  const endListeners = new Set<SessionEndListener>();
 
   function forgetSessions(scope: SessionScope): void {
     if (scope === 'all') {
       cache.clear();
       return;
     }
-    for (const [token, c] of cache) if (matches(c.auth, scope)) cache.delete(token);
+    for (const [token, c] of cache) if (inScope(c.auth, scope)) cache.delete(token);
   }
 
-  async function resolve(token: string): Promise<{ auth: Auth; expiresAt: number } | null> {
+  /**
+   * Every session-ending change goes through here once its rows are written: the cache forgets the
+   * sessions and the listeners (open sockets) hear why.
+   */
+  function endSessions(scope: SessionScope, reason: SessionEndReason): void {
+    forgetSessions(scope);
+    for (const listener of endListeners) listener(scope, reason);
+  }
+
+  async function resolve(token: string): Promise<SessionCheck> {
     const claims = await deps.signer.verify(token);
-    if (!claims) return null;
+    if (!claims) return { refused: 'ended' };
     const s = await deps.repo.loadSession(claims.sid);
-    if (!s || s.session.revokedAt || s.session.expiresAt <= now() || s.user.id !== claims.sub) return null;
-    if (s.user.status !== 1 || s.tenant.status !== 1) return null;
+    if (!s || s.session.revokedAt || s.session.expiresAt <= now() || s.user.id !== claims.sub) return { refused: 'ended' };
+    if (s.user.status !== 1 || s.tenant.status !== 1) return { refused: 'withdrawn' };
     const manager = s.user.isManager || s.user.systemManager;
     const auth: Auth = {
       userId: s.user.id,
@@ -85,6 +109,20 @@ export function controlService(deps: ControlDeps) {
       readOnly: s.tenant.isDemo,
     };
     return { auth: Object.freeze(auth), expiresAt: s.session.expiresAt.getTime() };
+  }
+
+  async function check(token: string, opts: { fresh?: boolean } = {}): Promise<SessionCheck> {
+    const t = now().getTime();
+    const hit = cache.get(token);
+    if (hit && !opts.fresh && hit.until > t && hit.expiresAt > t) return { auth: hit.auth, expiresAt: hit.expiresAt };
+    if (hit) cache.delete(token);
+    const found = await resolve(token);
+    if (!('auth' in found)) return found;
+    if (cacheMs > 0) {
+      if (cache.size >= SESSION_CACHE_MAX) cache.clear();
+      cache.set(token, { ...found, until: t + cacheMs });
+    }
+    return found;
   }
 
   function assertTenantOpen(tenant: SessionUser['tenant'], user: SessionUser['user']) {
@@ -197,17 +235,8 @@ export function controlService(deps: ControlDeps) {
 
     /** Resolves a bearer token to the caller, or null when absent/invalid/revoked/expired. */
     async authenticate(token: string): Promise<Auth | null> {
-      const t = now().getTime();
-      const hit = cache.get(token);
-      if (hit && hit.until > t && hit.expiresAt > t) return hit.auth;
-      if (hit) cache.delete(token);
-      const found = await resolve(token);
-      if (!found) return null;
-      if (cacheMs > 0) {
-        if (cache.size >= SESSION_CACHE_MAX) cache.clear();
-        cache.set(token, { ...found, until: t + cacheMs });
-      }
-      return found.auth;
+      const found = await check(token);
+      return 'auth' in found ? found.auth : null;
     },
 
     /** Drops cached sessions so the next call of theirs is checked against the database. */
@@ -215,9 +244,26 @@ export function controlService(deps: ControlDeps) {
 
     async logout(auth: Auth, sessionId: string): Promise<void> {
       const ok = await deps.repo.revokeSession(sessionId, auth.userId);
-      forgetSessions({ sessionId });
       if (!ok) throw notFound('Session not found');
     },
   };
 }
 export type ControlService = ReturnType<typeof controlService>;
+    /**
+     * A socket's token: the caller and its session's expiry, or why it is refused. `fresh` reads the
+     * database even when the session is cached (a socket is admitted once, then kept).
+     */
+    check,
+
+    endSessions,
+
+    /** Listens to every end of sessions made here; returns the function that stops listening. */
+    onSessionsEnded(listener: SessionEndListener): () => void {
+      endListeners.add(listener);
+      return () => {
+        endListeners.delete(listener);
+      };
+    },
+
+      // Only the caller's own session: another user's session id ends nothing.
+      endSessions({ sessionId }, 'ended');

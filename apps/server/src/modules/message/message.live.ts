@@ -1,11 +1,13 @@
 import type { WebSocket } from 'ws';
 import type { AppContext, LoggerheadApp } from '../../app.ts';
+import { socketRegistry } from '../../live/socket-registry.ts';
 
 /**
  * `GET /v1/messages/live?token=…` (WebSocket): the signed-in user's unread count is pushed as
  * `{"t":"unread","unread":n}` whenever a message arrives or read states change, so the bell updates
  * without a reload (the console still polls every 60 s as the fallback). One listener per server
- * fans out to the sockets of each user.
+ * fans out to the sockets of each user. A socket lives as long as its session and rights
+ * (live/socket-registry.ts).
  */
 export function messageLiveRoutes(app: LoggerheadApp, ctx: AppContext) {
   const sockets = new Map<string, Set<WebSocket>>();
@@ -19,27 +21,19 @@ export function messageLiveRoutes(app: LoggerheadApp, ctx: AppContext) {
     for (const off of offs) off();
   });
 
+  const registry = socketRegistry(app);
   app.get('/v1/messages/live', { websocket: true, config: { auth: 'socket' }, schema: { hide: true } }, async (socket, req) => {
-    // Listen for close first: the socket may go while the token is checked.
-    let closed = false;
-    socket.on('close', () => {
-      closed = true;
-    });
-    const token = (req.query as { token?: string }).token;
-    const auth = token ? await ctx.control.authenticate(token).catch(() => null) : null;
-    if (!auth) {
-      socket.send(JSON.stringify({ t: 'error', code: 'http.401', message: 'Not signed in or the session has expired' }));
-      socket.close(4401, 'unauthorized');
-      return;
-    }
-    if (closed) return;
+    const tracked = await registry.admit(socket, (req.query as { token?: string }).token);
+    if (!tracked) return;
+    const { auth } = tracked;
     const key = `${auth.tenantId}/${auth.userId}`;
     const set = sockets.get(key) ?? new Set<WebSocket>();
     sockets.set(key, set);
     set.add(socket);
-    socket.on('close', () => {
+    // Ended by the registry (session gone, rights changed, expired) or closed: no push after that.
+    tracked.onEnd(() => {
       set.delete(socket);
-      if (!set.size) sockets.delete(key);
+      if (!set.size && sockets.get(key) === set) sockets.delete(key);
     });
     socket.send(JSON.stringify({ t: 'ready' }));
   });

@@ -1,4 +1,5 @@
 import type { RawSql } from '../../db/client.ts';
+import type { SessionEndReason } from '../control/control.service.ts';
 
 export interface UserRow {
   id: string;
@@ -134,8 +135,11 @@ export function accountsRepository(raw: RawSql) {
       );
     },
 
-    /** Ends the sessions of a user, except (optionally) the one making the change. */
-    async revokeSessions(userId: string, exceptSessionId?: string) {
+    /**
+     * Ends the sessions of a user, except (optionally) the one making the change. `reason` is not
+     * stored: the tenant module passes it on to the user's open sockets (`ended` by default).
+     */
+    async revokeSessions(userId: string, exceptSessionId?: string, _reason?: SessionEndReason) {
       await raw.query(
         'update sessions set revoked_at = now() where user_id = $1 and revoked_at is null and ($2::uuid is null or id <> $2::uuid)',
         [userId, exceptSessionId ?? null],

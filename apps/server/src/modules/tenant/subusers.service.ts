@@ -204,19 +204,23 @@ export function subUsersService(deps: { raw: RawSql; accounts: AccountsRepositor
         if (req.menus) await r.setMenus(auth.tenantId, userId, [...new Set(req.menus)]);
         if (req.devices) await r.setDevices(auth.tenantId, userId, req.devices);
       });
-      const accessChanged =
+      // Its open sockets are told why: rights narrowed or widened, or disabled (no longer allowed as
+      // it was), or only the password changed (sign in again).
+      const rightsChanged =
         req.grants !== undefined ||
         req.menus !== undefined ||
         req.devices !== undefined ||
-        req.password !== undefined ||
         (req.status !== undefined && req.status !== before.status);
-      if (accessChanged) await deps.accounts.revokeSessions(userId);
+      if (rightsChanged) await deps.accounts.revokeSessions(userId, undefined, 'withdrawn');
+      else if (req.password !== undefined) await deps.accounts.revokeSessions(userId);
       return load(auth, userId);
     },
 
     async remove(auth: Auth, tenantId: string, userId: string) {
       assertOwnTenant(auth, tenantId);
       if (!(await repo.delete(auth.tenantId, userId))) throw notFound('User not found');
+      // Its sessions went with it; its open sockets close.
+      await deps.accounts.revokeSessions(userId, undefined, 'withdrawn');
     },
 
     /** Back to the initial password (last 8 digits of the mobile) unless one is given. */

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { TENANT_STATUS } from '@loggerhead/contract';
 import type { AppContext, LoggerheadApp } from '../../app.ts';
 import { accountsRepository } from './accounts.repository.ts';
 import { customizationRepository } from './customization.repository.ts';
@@ -18,14 +19,14 @@ import { loadCodeKey, verificationService } from './verification.service.ts';
 /** Accounts and tenants: self, registration, codes, sub-users, tenant administration, customisation. */
 export async function tenantModule(app: LoggerheadApp, ctx: AppContext) {
   const raw = ctx.database.raw;
-  const forget = ctx.control.forgetSessions;
-  // Ended sessions and changed tenants must not live on in the session cache.
+  // Ended sessions and changed tenants must not live on in the session cache, nor in open sockets:
+  // every end of sessions goes through ctx.control.endSessions.
   const accountsRepo = accountsRepository(raw);
   const accounts: typeof accountsRepo = {
     ...accountsRepo,
-    async revokeSessions(userId, exceptSessionId) {
+    async revokeSessions(userId, exceptSessionId, reason = 'ended') {
       await accountsRepo.revokeSessions(userId, exceptSessionId);
-      forget({ userId, exceptSessionId });
+      ctx.control.endSessions({ userId, exceptSessionId }, reason);
     },
   };
   const adminRepo = tenantsAdminRepository(raw);
@@ -33,7 +34,10 @@ export async function tenantModule(app: LoggerheadApp, ctx: AppContext) {
     ...adminRepo,
     async update(id, fields) {
       await adminRepo.update(id, fields);
-      forget({ tenantId: id });
+      // A tenant that is no longer active (disabled, rejected…) loses its sessions; other changes
+      // (name, contact, demo flag) only refresh the cached ones.
+      if (fields.status !== undefined && fields.status !== TENANT_STATUS.active) ctx.control.endSessions({ tenantId: id }, 'withdrawn');
+      else ctx.control.forgetSessions({ tenantId: id });
     },
   };
   const codes = verificationService({

@@ -41,6 +41,8 @@ export async function thingsRoutes(root: LoggerheadApp, ctx: AppContext) {
   const svc = thingsService({
     raw: ctx.database.raw,
     onCredentialsChanged: (id) => ctx.ingest.forgetDevice(id),
+    // …and every socket reading it stops (live trace and signals, remote operations).
+    onRemoved: (tenantId, thingsId) => ctx.events.emit('access.changed', { tenantId, thingsId }),
     assertCanAdd: (auth, resource, current) => ctx.quota.assertCanAdd(auth, resource, current),
   });
   const cars = vehiclesService(ctx.database.raw);

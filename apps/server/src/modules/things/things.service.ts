@@ -20,6 +20,8 @@ export interface ThingsDeps {
   raw: RawSql;
   /** Called when a device's credentials change or it is deleted: caches drop it, its connection is closed. */
   onCredentialsChanged?: (deviceId: string) => void;
+  /** Called when a device is deleted: open sockets that read it stop reading it. */
+  onRemoved?: (tenantId: string, thingsId: string) => void;
   /** Package limits (things_num, can_things_num): throws 403 quota.limit-reached. */
   assertCanAdd?: (auth: Auth, resource: 'things_num' | 'can_things_num', current: number) => Promise<void>;
 }
@@ -205,6 +207,7 @@ export function thingsService(deps: ThingsDeps) {
     },
 
     async status(auth: Auth, id: string): Promise<ThingStatus> {
+      deps.onRemoved?.(auth.tenantId, id);
       const t = await get(auth, id);
       const row = await repo.get(auth, id);
       const usage = await repo.usage(auth, id);

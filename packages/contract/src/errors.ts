@@ -85,10 +85,6 @@ export const KnownCodes = {
 
 export type KnownCode = keyof typeof AuthCodes | keyof typeof KnownCodes;
 
-/** Default code for an HTTP status: `http.{status}` (spec §8). */
-export function httpCode(status: number): string {
-  return `http.${status}`;
-}
 /**
  * Close codes of the console's WebSockets when the server ends them: `sessionEnded` — logged out,
  * expired or password changed, sign in again (`auth.session-expired`, or `http.401` at connect);
@@ -99,6 +95,10 @@ export function httpCode(status: number): string {
 export const SocketClose = { sessionEnded: 4401, accessWithdrawn: 4403 } as const;
 export type SocketCloseCode = (typeof SocketClose)[keyof typeof SocketClose];
 
+/** Default code for an HTTP status: `http.{status}` (spec §8). */
+export function httpCode(status: number): string {
+  return `http.${status}`;
+}
 
 export const HttpMessages: Record<number, string> = {
   400: 'Bad request',

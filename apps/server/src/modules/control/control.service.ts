@@ -239,21 +239,14 @@ export function controlService(deps: ControlDeps) {
       return 'auth' in found ? found.auth : null;
     },
 
-    /** Drops cached sessions so the next call of theirs is checked against the database. */
-    forgetSessions,
-
-    async logout(auth: Auth, sessionId: string): Promise<void> {
-      const ok = await deps.repo.revokeSession(sessionId, auth.userId);
-      if (!ok) throw notFound('Session not found');
-    },
-  };
-}
-export type ControlService = ReturnType<typeof controlService>;
     /**
      * A socket's token: the caller and its session's expiry, or why it is refused. `fresh` reads the
      * database even when the session is cached (a socket is admitted once, then kept).
      */
     check,
+
+    /** Drops cached sessions so the next call of theirs is checked against the database. */
+    forgetSessions,
 
     endSessions,
 
@@ -265,5 +258,12 @@ export type ControlService = ReturnType<typeof controlService>;
       };
     },
 
+    async logout(auth: Auth, sessionId: string): Promise<void> {
       // Only the caller's own session: another user's session id ends nothing.
+      const ok = await deps.repo.revokeSession(sessionId, auth.userId);
+      if (!ok) throw notFound('Session not found');
       endSessions({ sessionId }, 'ended');
+    },
+  };
+}
+export type ControlService = ReturnType<typeof controlService>;

@@ -52,7 +52,7 @@ export const KnownCodes = {
   'auth.bad-credentials': 'Username or password incorrect',
   'auth.bad-code': 'Code incorrect',
   'auth.phone-not-registered': 'Phone number not registered',
-  'auth.locked': 'Too many wrong passwords, the account is locked for a while',
+  'auth.locked': 'Too many failed logins with this name: try again in a few minutes',
   'auth.session-expired': 'The session has ended, please log in again',
   'auth.access-withdrawn': 'Access withdrawn: the account, its rights or devices, or its tenant changed',
   'quota.limit-reached': 'Limit reached, go to the user centre to upgrade',
@@ -81,6 +81,8 @@ export const KnownCodes = {
   'data.bad-range': 'The end time must be after the begin time',
   'data.bad-format': 'The file is not a supported log (candump -L, Vector ASC, BLF or PEAK TRC, also gzip-compressed)',
   'data.not-ready': 'The export is not finished yet',
+  'data.export-limit': 'The experience account exports at most one hour of data at a time: choose a shorter range',
+  'data.export-busy': 'An export of yours is still running: wait for it or cancel it',
 } as const;
 
 export type KnownCode = keyof typeof AuthCodes | keyof typeof KnownCodes;

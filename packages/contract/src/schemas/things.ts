@@ -52,6 +52,7 @@ export const ThingSchema = z.object({
   thing_type: z.number().int(),
   parent_things_id: z.string().nullable(),
   things_key: z.string(),
+  /** Spec §3 collected: the caller's own favourite star (per user; per session for the experience account). */
   collected: z.boolean(),
   labels: z.array(ThingLabelSchema),
   attributes: z.object({ channels: z.array(ThingChannelSchema) }),

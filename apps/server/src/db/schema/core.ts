@@ -66,6 +66,14 @@ export const sessions = pgTable('sessions', {
   userAgent: text('user_agent'),
 });
 
+/** Failed password logins per login name as typed, whether an account has it or not. */
+export const loginFailures = pgTable('login_failures', {
+  login: text('login').primaryKey(),
+  failures: integer('failures').notNull().default(0),
+  lockedUntil: ts('locked_until'),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+
 export const serverSecrets = pgTable('server_secrets', {
   name: text('name').primaryKey(),
   value: text('value').notNull(),

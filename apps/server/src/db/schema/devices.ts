@@ -50,7 +50,6 @@ export const things = pgTable('things', {
   thingType: smallint('thing_type').notNull().default(0),
   parentThingsId: uuid('parent_things_id'),
   thingsKey: text('things_key').notNull(),
-  collected: boolean('collected').notNull().default(false),
   labels: jsonb('labels').$type<ThingLabel[]>().notNull().default([]),
   attributes: jsonb('attributes').$type<{ channels?: ThingChannel[] }>().notNull().default({}),
   isOnline: boolean('is_online').notNull().default(false),
@@ -133,6 +132,17 @@ export const downloadTasks = pgTable('download_tasks', {
   filePath: text('file_path'),
   fileName: text('file_name'),
   error: text('error'),
+  /** The read-only session that started it (experience account): only that session sees it. */
+  sessionId: uuid('session_id'),
   createdAt: ts('created_at').notNull().defaultNow(),
   finishedAt: ts('finished_at'),
+});
+
+/** A user's starred devices (spec §3 collected); `sessionId` set for a read-only session's own stars. */
+export const userFavouriteThings = pgTable('user_favourite_things', {
+  userId: uuid('user_id').notNull(),
+  tenantId: uuid('tenant_id').notNull(),
+  thingsId: uuid('things_id').notNull(),
+  sessionId: uuid('session_id'),
+  createdAt: ts('created_at').notNull().defaultNow(),
 });

@@ -6,7 +6,7 @@ import type { RawSql } from '../../db/client.ts';
 import type { LocalFileStore } from '../../files/file-store.ts';
 import type { BytesCodec } from '../../ingest/bytes-codec.ts';
 import type { Auth } from '../../lib/auth.ts';
-import { ApiError, badRequest, notFound } from '../../lib/errors.ts';
+import { ApiError, badRequest, forbidden, notFound } from '../../lib/errors.ts';
 import { hex } from '../../live/live-hub.ts';
 import { requireDevice } from '../things/things.access.ts';
 import { type DownloadRow, downloadsRepository } from './downloads.repository.ts';
@@ -15,6 +15,23 @@ import { rangeOf } from './frames.service.ts';
 
 /** One export holds at most this many frames (ASC, BLF and TRC are built in memory). */
 export const MAX_EXPORT_FRAMES = 20_000_000;
+
+/**
+ * Bounds of an export by a read-only session (the experience account, shared by every visitor):
+ * small, few at a time, its own, and soon gone (docs/decisions/0096-least-privilege.md).
+ */
+export const EXPERIENCE_EXPORT = {
+  /** One hour: the history tab's default range. */
+  maxRangeMs: 3_600_000,
+  maxFrames: 150_000,
+  /** Unfinished exports at once: per session, and for all sessions together. */
+  perSession: 1,
+  running: 2,
+  /** Tasks (and files) kept for all sessions together, and for how long at most. */
+  kept: 6,
+  keepMs: 30 * 60_000,
+} as const;
+
 const EXT = { candump: 'log', asc: 'asc', blf: 'blf', trc: 'trc', csv: 'csv' } as const;
 /** candump and CSV are written in pieces of this many frames. */
 const PIECE = 200_000;
@@ -120,7 +137,7 @@ export function downloadsService(raw: RawSql, files: LocalFileStore, log: { erro
         await fh.close();
       }
       check();
-      await repo.progress(id, {
+      const kept = await repo.progress(id, {
         status: DownloadStatus.done,
         process_rate: 100,
         output_count: out,
@@ -130,6 +147,8 @@ export function downloadsService(raw: RawSql, files: LocalFileStore, log: { erro
         file_path: key,
         file_name: `${thingsId}_${body.begin_time}_${body.end_time}.${EXT[body.format]}`,
       });
+      // The task was cleaned up while it ran: no row points at the file any more.
+      if (!kept) await files.remove(key);
     } catch (e) {
       await files.remove(key).catch(() => {});
       if (cancelled.has(id)) await repo.progress(id, { status: DownloadStatus.cancelled, estimated_time: 0 });
@@ -144,11 +163,35 @@ export function downloadsService(raw: RawSql, files: LocalFileStore, log: { erro
     }
   }
 
+  /**
+   * A read-only session's export: within EXPERIENCE_EXPORT's bounds, or refused before anything
+   * runs. Old tasks of such sessions go first, so their files never pile up.
+   */
+  async function insertBounded(auth: Auth, thingsId: string, body: DownloadCreate): Promise<string> {
+    const E = EXPERIENCE_EXPORT;
+    const limit = `The experience account exports at most one hour and ${E.maxFrames} frames at a time: choose a shorter range`;
+    if (body.end_time - body.begin_time > E.maxRangeMs) throw badRequest('data.export-limit', limit, 'end_time');
+    const bound = await frames.countFrames(auth, rangeOf(thingsId, body));
+    if (bound.frames > E.maxFrames) throw badRequest('data.export-limit', limit, 'end_time');
+    const now = Date.now();
+    const { id, gone } = await raw.transaction(async (tx) => {
+      // One start at a time per tenant, so two visitors cannot both pass the count.
+      await tx.query('select pg_advisory_xact_lock(hashtext($1))', [`experience-export:${auth.tenantId}`]);
+      const gone = await repo.pruneSessions(tx, auth, new Date(now - E.keepMs), E.kept - 1, [...running.keys()]);
+      const busy = await repo.unfinishedOfSessions(tx, auth, new Date(now - E.keepMs));
+      if (busy.mine >= E.perSession) throw new ApiError(409, 'data.export-busy', undefined, { details: { running: busy.mine } });
+      if (busy.all >= E.running) throw new ApiError(429, 'rate.limited');
+      return { id: await repo.insert(auth, thingsId, body.format, body, tx), gone };
+    });
+    for (const f of gone) await files.remove(f).catch(() => {});
+    return id;
+  }
+
   return {
     async create(auth: Auth, thingsId: string, body: DownloadCreate): Promise<{ id: string }> {
       await requireDevice(raw, auth, thingsId, 'read');
       rangeOf(thingsId, body);
-      const id = await repo.insert(auth, thingsId, body.format, body);
+      const id = auth.readOnly ? await insertBounded(auth, thingsId, body) : await repo.insert(auth, thingsId, body.format, body);
       running.set(id, run(auth, id, thingsId, body));
       return { id };
     },
@@ -165,10 +208,12 @@ export function downloadsService(raw: RawSql, files: LocalFileStore, log: { erro
       if (r.status !== DownloadStatus.done || !r.file_path) throw new ApiError(409, 'data.not-ready');
       return { stream: files.stream(r.file_path), name: r.file_name ?? `${id}.${EXT[r.format]}`, size: Number(r.data_bytes) };
     },
+    /** Cancels (or, once done, deletes) an export: only the user who started it, or one who may change the device. */
     async cancel(auth: Auth, thingsId: string, id: string): Promise<void> {
-      await requireDevice(raw, auth, thingsId, 'read');
+      const access = await requireDevice(raw, auth, thingsId, 'read');
       const r = await repo.get(auth, thingsId, id);
       if (!r) throw notFound('Download not found');
+      if (r.user_id !== auth.userId && access !== 'write') throw forbidden('Only who started the export may cancel it');
       if (running.has(id)) {
         cancelled.add(id);
         await running.get(id);

@@ -218,9 +218,13 @@ export async function seedDemo(
   }
 
   const mapRepo = mappingRepository(raw);
-  const mapping = mappingService(mapRepo, (ids) => {
-    for (const id of ids) ctx.signals.invalidate(id);
-  });
+  const mapping = mappingService(
+    mapRepo,
+    (ids) => {
+      for (const id of ids) ctx.signals.invalidate(id);
+    },
+    raw,
+  );
   const dbc =
     (await mapping.listDbc(auth, { current_page: 1, page_size: 10, keyword: DEMO_DBC_NAME })).list.find((f) => f.name === DEMO_DBC_NAME) ??
     (await mapping.createDbc(auth, { fileName: `${DEMO_DBC_NAME}.dbc`, bytes: new TextEncoder().encode(demoDbcText()) }, {}));

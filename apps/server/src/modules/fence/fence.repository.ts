@@ -44,6 +44,16 @@ export function fenceRepository(raw: RawSql) {
       return rows[0] ?? null;
     },
 
+    /** Devices the fence acts on: those bound to it and those of trigger rules that use it. */
+    async linkedThings(auth: Auth, id: string): Promise<string[]> {
+      const { rows } = await raw.query<{ things_id: string }>(
+        `select things_id from fence_things where tenant_id = $1 and fence_id = $2
+         union select things_id from trigger_rules where tenant_id = $1 and fence_id = $2 and things_id is not null`,
+        [auth.tenantId, id],
+      );
+      return rows.map((r) => r.things_id);
+    },
+
     async nameTaken(auth: Auth, name: string, exceptId: string | null = null): Promise<boolean> {
       const { rows } = await raw.query('select 1 from fences where tenant_id = $1 and name = $2 and ($3::uuid is null or id <> $3::uuid)', [
         auth.tenantId,

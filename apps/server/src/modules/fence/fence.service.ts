@@ -3,7 +3,7 @@ import type { RawSql } from '../../db/client.ts';
 import type { Auth } from '../../lib/auth.ts';
 import { ApiError, notFound } from '../../lib/errors.ts';
 import type { EventBus } from '../../lib/events.ts';
-import { requireDevice } from '../things/things.access.ts';
+import { requireDevice, requireDevicesWritable } from '../things/things.access.ts';
 import type { FenceRepository, FenceRow } from './fence.repository.ts';
 import '../alert/alert.events.ts';
 
@@ -26,11 +26,21 @@ export function toFence(r: FenceRow): Fence {
 const fenceError = (status: number, code: 'fence.name-used' | 'fence.in-use', field?: string) =>
   new ApiError(status, code, AlertCodes[code], field ? { field } : undefined);
 
-/** E-fences (spec §3 e-fence, §9 radius and coordinate limits): CRUD and device binding. */
+/**
+ * E-fences (spec §3 e-fence, §9 radius and coordinate limits): CRUD and device binding. A fence
+ * acting on devices (bound, or used by their trigger rules) is changed or deleted only by a caller
+ * who may write to every one of them.
+ */
 export function fenceService(raw: RawSql, repo: FenceRepository, events: EventBus) {
   async function load(auth: Auth, id: string): Promise<FenceRow> {
     const f = await repo.get(auth, id);
     if (!f) throw notFound('E-fence not found');
+    return f;
+  }
+  /** The fence, when the caller may change it. */
+  async function loadForChange(auth: Auth, id: string): Promise<FenceRow> {
+    const f = await load(auth, id);
+    await requireDevicesWritable(raw, auth, await repo.linkedThings(auth, id));
     return f;
   }
   async function checkDevices(auth: Auth, ids: string[]) {
@@ -70,7 +80,7 @@ export function fenceService(raw: RawSql, repo: FenceRepository, events: EventBu
     },
 
     async update(auth: Auth, id: string, v: FenceValues): Promise<Fence> {
-      await load(auth, id);
+      await loadForChange(auth, id);
       if (await repo.nameTaken(auth, v.name, id)) throw fenceError(409, 'fence.name-used', 'name');
       if (v.things_ids) await checkDevices(auth, v.things_ids);
       await repo.update(auth, id, v);
@@ -80,7 +90,7 @@ export function fenceService(raw: RawSql, repo: FenceRepository, events: EventBu
     },
 
     async bind(auth: Auth, id: string, thingsIds: string[]): Promise<Fence> {
-      await load(auth, id);
+      await loadForChange(auth, id);
       await checkDevices(auth, thingsIds);
       await repo.bind(auth, id, thingsIds);
       changed(auth.tenantId, id);
@@ -88,7 +98,7 @@ export function fenceService(raw: RawSql, repo: FenceRepository, events: EventBu
     },
 
     async remove(auth: Auth, id: string): Promise<void> {
-      const f = await load(auth, id);
+      const f = await loadForChange(auth, id);
       if (Number(f.rule_count) > 0) throw fenceError(409, 'fence.in-use');
       await repo.remove(auth, id);
       changed(auth.tenantId, id);

@@ -73,9 +73,13 @@ async function readUpload(req: FastifyRequest): Promise<{ file: DbcUpload | null
 /** DBC files, signal strategies and channel bindings (spec §7 mapping-mgmt, §4 DBC parsing). */
 export async function mappingRoutes(app: LoggerheadApp, ctx: AppContext) {
   const repo = mappingRepository(ctx.database.raw);
-  const svc = mappingService(repo, (ids) => {
-    for (const id of ids) ctx.signals.invalidate(id);
-  });
+  const svc = mappingService(
+    repo,
+    (ids) => {
+      for (const id of ids) ctx.signals.invalidate(id);
+    },
+    ctx.database.raw,
+  );
   const bindings = bindingsService(ctx.database.raw, repo, {
     changed: (id) => ctx.signals.invalidate(id),
     clearChannel: (tenantId, thingsId, channel) => ctx.signals.clearChannel(tenantId, thingsId, channel),

@@ -10,8 +10,10 @@ import {
   type StrategySignalRef,
   type StrategyUpdate,
 } from '@loggerhead/contract';
+import type { RawSql } from '../../db/client.ts';
 import type { Auth } from '../../lib/auth.ts';
 import { ApiError, badRequest, notFound } from '../../lib/errors.ts';
+import { requireDevicesWritable } from '../things/things.access.ts';
 import { dbcText, parse, signalNames, summarize } from './dbc-summary.ts';
 import type { DbcRow, MappingRepository, StrategyRow } from './mapping.repository.ts';
 
@@ -93,9 +95,11 @@ function missingSignals(summary: DbcMessageInfo[], refs: StrategySignalRef[]): s
 
 /**
  * DBC files and signal strategies (spec §7 mapping-mgmt). `onFilesChanged` tells the decoders of the
- * devices concerned to reload.
+ * devices concerned to reload. A file or strategy bound to device channels is changed or deleted
+ * only by a caller who may write to every one of those devices (spec §6: DBC add/update/delete is
+ * read-write).
  */
-export function mappingService(repo: MappingRepository, onFilesChanged: (thingsIds: string[]) => void) {
+export function mappingService(repo: MappingRepository, onFilesChanged: (thingsIds: string[]) => void, raw: RawSql) {
   async function dbcOr404(auth: Auth, id: string): Promise<DbcRow> {
     const row = UUID.test(id) ? await repo.getDbc(auth, id) : undefined;
     if (!row) throw notFound('DBC file not found');
@@ -137,6 +141,7 @@ export function mappingService(repo: MappingRepository, onFilesChanged: (thingsI
     /** Replaces the file and/or renames. Refused when strategies use signals the new file lacks. */
     async updateDbc(auth: Auth, id: string, upload: DbcUpload | null, fields: { name?: string; protocol?: number }): Promise<DbcFile> {
       await dbcOr404(auth, id);
+      await requireDevicesWritable(raw, auth, await repo.thingsUsingDbc(auth, id));
       if (fields.name && (await repo.dbcNameTaken(auth, fields.name, id)))
         throw err(409, 'mapping.dbc-name-used', undefined, { field: 'name' });
       const parsed = upload ? parseUpload(upload) : null;
@@ -162,6 +167,7 @@ export function mappingService(repo: MappingRepository, onFilesChanged: (thingsI
 
     async deleteDbc(auth: Auth, id: string): Promise<void> {
       const row = await dbcOr404(auth, id);
+      await requireDevicesWritable(raw, auth, await repo.thingsUsingDbc(auth, id));
       if (row.bound_channels > 0)
         throw err(409, 'mapping.dbc-in-use', `${MappingCodes['mapping.dbc-in-use']} (${row.bound_channels} channels)`);
       await repo.deleteDbc(auth, id);
@@ -209,6 +215,7 @@ export function mappingService(repo: MappingRepository, onFilesChanged: (thingsI
 
     async updateStrategy(auth: Auth, id: string, body: StrategyUpdate): Promise<Strategy> {
       const cur = await strategyOr404(auth, id);
+      await requireDevicesWritable(raw, auth, await repo.thingsUsingStrategy(auth, id));
       const next = {
         name: body.name ?? cur.name,
         nickname: body.nickname !== undefined ? body.nickname : cur.nickname,
@@ -227,6 +234,7 @@ export function mappingService(repo: MappingRepository, onFilesChanged: (thingsI
 
     async deleteStrategy(auth: Auth, id: string): Promise<void> {
       const row = await strategyOr404(auth, id);
+      await requireDevicesWritable(raw, auth, await repo.thingsUsingStrategy(auth, id));
       if (row.bound_channels > 0)
         throw err(409, 'mapping.strategy-in-use', `${MappingCodes['mapping.strategy-in-use']} (${row.bound_channels} channels)`);
       await repo.deleteStrategy(auth, id);

@@ -310,6 +310,8 @@ export function recallService(deps: RecallDeps, repo: RecallRepository = recallR
     async importToHistory(auth: Auth, name: string) {
       const f = await repo.file(auth.tenantId, name);
       if (!f) throw notFound('File not found');
+      // Importing writes the device's history: checked before the file is even read.
+      await requireDevice(raw, auth, f.things_id, 'write');
       const p = filePath(auth.tenantId, f.name);
       await fs.promises.access(p).catch(() => {
         throw new ApiError(404, 'recall.002', 'No URL and no part information for this file');

@@ -44,3 +44,22 @@ export async function requireDevice(raw: RawSql, auth: Auth, thingsId: string, n
   if (need === 'write' && access !== 'write') throw forbidden('Read-only access to this device');
   return access;
 }
+
+/**
+ * A tenant-wide object linked to devices — a DBC file or signal strategy bound to their channels,
+ * an e-fence, a vehicle — changes what those devices do or show: changing it needs write access
+ * to every one of them (spec §6). 403 otherwise, also for a linked device the caller cannot see.
+ */
+export async function requireDevicesWritable(raw: RawSql, auth: Auth, thingsIds: Iterable<string>): Promise<void> {
+  const ids = [...new Set(thingsIds)];
+  if (!ids.length) return;
+  if (auth.readOnly) throw forbidden('Read-only access to this device');
+  const user = restrictedUser(auth);
+  if (!user) return;
+  const { rows } = await raw.query<{ n: number }>(
+    `select count(*)::int as n from unnest($1::uuid[]) as x(id)
+      where not exists (select 1 from user_device_access a where a.user_id = $2 and a.things_id = x.id and a.access = 'write')`,
+    [ids, user],
+  );
+  if ((rows[0]?.n ?? 0) > 0) throw forbidden('Read-only access to a device this is linked to');
+}

@@ -51,14 +51,18 @@ export interface NewThing {
   thingType: number;
   parentThingsId: string | null;
   thingsKey: string;
-  collected: boolean;
   labels: ThingLabel[];
   channels: ThingChannel[];
 }
 
+/** The caller's own star ($3 user, $4 read-only session or null): favourites are per user (spec §3 collected). */
+const COLLECTED = `exists (select 1 from user_favourite_things f
+  where f.things_id = t.id and f.user_id = $3::uuid and f.session_id is not distinct from $4::uuid)`;
+
+/** Parameters: $1 tenant, $2 restricted sub-user or null, $3 caller, $4 favourites session (see `who`). */
 const SELECT = `
   select t.id, t.tenant_id, t.third_things_id, t.name, t.description, t.info_model_id, dt.name as info_model_name,
-         dt.can_channels, t.thing_type, t.parent_things_id, t.things_key, t.collected, t.labels, t.attributes,
+         dt.can_channels, t.thing_type, t.parent_things_id, t.things_key, ${COLLECTED} as collected, t.labels, t.attributes,
          t.is_online, t.connection_status, t.digital_twin_things_status, t.sd_card_status, t.firmware, t.server,
          t.channel_enable, t.malformed_count, t.last_seen_at, t.created_at, t.updated_at,
          case when $2::uuid is null then 'write' else a.access end as access
@@ -80,10 +84,16 @@ function readOnlyView(auth: Auth, r: ThingRow): ThingRow {
 
 const truthy = (v: string | undefined) => (v === undefined ? undefined : v === '1' || v === 'true');
 
+/**
+ * $1..$4 of every device query. A read-only session is one user shared by every visitor of the
+ * experience account: its favourites are kept per session, so no visitor sees another's stars.
+ */
+const who = (auth: Auth) => [auth.tenantId, restrictedUser(auth), auth.userId, auth.readOnly ? auth.sessionId : null];
+
 export function thingsRepository(raw: RawSql) {
   return {
     async list(auth: Auth, q: ThingListQuery): Promise<{ total: number; rows: ThingRow[] }> {
-      const params: unknown[] = [auth.tenantId, restrictedUser(auth)];
+      const params: unknown[] = who(auth);
       const where = ['t.tenant_id = $1', '($2::uuid is null or a.access is not null)'];
       if (q.keyword) {
         params.push(`%${q.keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
@@ -95,8 +105,7 @@ export function thingsRepository(raw: RawSql) {
       }
       const collected = truthy(q.collected);
       if (collected !== undefined) {
-        params.push(collected);
-        where.push(`t.collected = $${params.length}`);
+        where.push(collected ? COLLECTED : `not ${COLLECTED}`);
       }
       const online = truthy(q.is_online);
       if (online !== undefined) {
@@ -109,7 +118,9 @@ export function thingsRepository(raw: RawSql) {
       }
       const w = where.join(' and ');
       const count = await raw.query<{ n: number }>(
-        `select count(*)::int as n from things t left join user_device_access a on a.things_id = t.id and a.user_id = $2::uuid where ${w}`,
+        // $3 and $4 are named even when no favourites filter uses them: every parameter needs a type.
+        `select count(*)::int as n, $3::uuid as caller, $4::uuid as session from things t
+           left join user_device_access a on a.things_id = t.id and a.user_id = $2::uuid where ${w}`,
         params,
       );
       const dir = q.order_type === 1 ? 'desc' : 'asc';
@@ -123,8 +134,8 @@ export function thingsRepository(raw: RawSql) {
 
     async get(auth: Auth, id: string): Promise<ThingRow | null> {
       const { rows } = await raw.query<ThingRow>(
-        `${SELECT} where t.tenant_id = $1 and t.id = $3 and ($2::uuid is null or a.access is not null)`,
-        [auth.tenantId, restrictedUser(auth), id],
+        `${SELECT} where t.tenant_id = $1 and t.id = $5 and ($2::uuid is null or a.access is not null)`,
+        [...who(auth), id],
       );
       return rows[0] ? readOnlyView(auth, rows[0]) : null;
     },
@@ -148,8 +159,8 @@ export function thingsRepository(raw: RawSql) {
       return raw.transaction(async (tx) => {
         const { rows } = await tx.query<{ id: string }>(
           `insert into things (tenant_id, third_things_id, name, description, info_model_id, thing_type, parent_things_id,
-                               things_key, collected, labels, attributes, created_by)
-           values ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10::jsonb,$11::jsonb,$12) returning id`,
+                               things_key, labels, attributes, created_by)
+           values ($1,$2,$3,$4,$5,$6,$7,$8,$9::jsonb,$10::jsonb,$11) returning id`,
           [
             auth.tenantId,
             t.thirdThingsId,
@@ -159,7 +170,6 @@ export function thingsRepository(raw: RawSql) {
             t.thingType,
             t.parentThingsId,
             t.thingsKey,
-            t.collected,
             JSON.stringify(t.labels),
             JSON.stringify({ channels: t.channels }),
             auth.userId,
@@ -177,6 +187,34 @@ export function thingsRepository(raw: RawSql) {
         }
         return id;
       });
+    },
+
+    /**
+     * Stars or un-stars a device for the caller alone. A read-only session's stars are its own and
+     * go when it has ended: each change of one clears those of the user's ended sessions.
+     */
+    async setFavourite(auth: Auth, id: string, on: boolean): Promise<void> {
+      const session = auth.readOnly ? auth.sessionId : null;
+      if (on) {
+        await raw.query(
+          `insert into user_favourite_things (user_id, tenant_id, things_id, session_id)
+           select $1, t.tenant_id, t.id, $4 from things t where t.tenant_id = $2 and t.id = $3
+           on conflict do nothing`,
+          [auth.userId, auth.tenantId, id, session],
+        );
+      } else {
+        await raw.query(
+          'delete from user_favourite_things where user_id = $1 and things_id = $2 and session_id is not distinct from $3::uuid',
+          [auth.userId, id, session],
+        );
+      }
+      if (session) {
+        await raw.query(
+          `delete from user_favourite_things f using sessions s
+            where f.user_id = $1 and f.session_id = s.id and (s.revoked_at is not null or s.expires_at <= now())`,
+          [auth.userId],
+        );
+      }
     },
 
     async update(auth: Auth, id: string, set: Record<string, unknown>): Promise<void> {

@@ -118,7 +118,6 @@ export function thingsService(deps: ThingsDeps) {
         thingType: type.thing_type,
         parentThingsId: body.parent_things_id ?? null,
         thingsKey: newThingsKey(),
-        collected: body.collected ?? false,
         labels: body.labels ?? [],
         channels: channelsFor(type, body.channels),
       });
@@ -126,6 +125,7 @@ export function thingsService(deps: ThingsDeps) {
       if (isUniqueViolation(e)) throw conflict('things.duplicate-id', undefined, 'third_things_id');
       throw e;
     }
+    if (body.collected) await repo.setFavourite(auth, id, true);
     return get(auth, id);
   }
 
@@ -159,7 +159,6 @@ export function thingsService(deps: ThingsDeps) {
       const set: Record<string, unknown> = {};
       if (body.name !== undefined) set.name = body.name;
       if (body.description !== undefined) set.description = body.description;
-      if (body.collected !== undefined) set.collected = body.collected;
       if (body.labels !== undefined) set.labels = body.labels;
       if (body.parent_things_id !== undefined) {
         if (body.parent_things_id === id) throw badRequest('http.400', 'A device cannot be its own parent', 'parent_things_id');
@@ -180,13 +179,17 @@ export function thingsService(deps: ThingsDeps) {
         };
       }
       await repo.update(auth, id, set);
+      if (body.collected !== undefined) await repo.setFavourite(auth, id, body.collected);
       return get(auth, id);
     },
 
-    /** The favourite flag is per device (spec §3 collected). */
+    /**
+     * The favourite star (spec §3 collected) is the caller's own: reading the device is enough, and
+     * nobody else's list changes (a read-only session's stars are that session's alone).
+     */
     async setCollected(auth: Auth, id: string, collected: boolean): Promise<Thing> {
       await requireDevice(deps.raw, auth, id, 'read');
-      await repo.update(auth, id, { collected });
+      await repo.setFavourite(auth, id, collected);
       return get(auth, id);
     },
 
@@ -204,10 +207,10 @@ export function thingsService(deps: ThingsDeps) {
       const gone = await repo.remove(auth, id);
       if (!gone) throw notFound('Device not found');
       deps.onCredentialsChanged?.(gone.third_things_id);
-      deps.onRemoved?.(auth.tenantId, id);
     },
 
     async status(auth: Auth, id: string): Promise<ThingStatus> {
+      deps.onRemoved?.(auth.tenantId, id);
       const t = await get(auth, id);
       const row = await repo.get(auth, id);
       const usage = await repo.usage(auth, id);

@@ -2,8 +2,13 @@ import { type Vehicle, type VehicleCreate, VIN_RE } from '@loggerhead/contract';
 import type { RawSql } from '../../db/client.ts';
 import type { Auth } from '../../lib/auth.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
+import { requireDevicesWritable } from './things.access.ts';
 import { type VehicleRow, vehiclesRepository } from './vehicles.repository.ts';
 
+/**
+ * Vehicles (CarManager) whose channels name device CAN channels. A vehicle is made, changed or
+ * deleted only by a caller who may write to every device it names, before and after.
+ */
 export function vehiclesService(raw: RawSql) {
   const repo = vehiclesRepository(raw);
 
@@ -42,6 +47,8 @@ export function vehiclesService(raw: RawSql) {
     return { name: v.name, vin, description: v.description ?? null, channels: v.channels };
   }
 
+  const devicesOf = (channels: { things_id: string }[]) => channels.map((c) => c.things_id);
+
   const dupVin = (e: unknown) => {
     if ((e as { code?: string })?.code === '23505') return conflict('things.duplicate-vin', undefined, 'vin');
     return e;
@@ -60,6 +67,7 @@ export function vehiclesService(raw: RawSql) {
     },
     async create(auth: Auth, body: VehicleCreate): Promise<Vehicle> {
       const v = await validate(auth, body);
+      await requireDevicesWritable(raw, auth, devicesOf(v.channels));
       const id = await repo.insert(auth, v).catch((e) => {
         throw dupVin(e);
       });
@@ -68,18 +76,23 @@ export function vehiclesService(raw: RawSql) {
     async update(auth: Auth, id: string, body: Partial<VehicleCreate>): Promise<Vehicle> {
       const cur = await repo.get(auth, id);
       if (!cur) throw notFound('Vehicle not found');
+      await requireDevicesWritable(raw, auth, devicesOf(cur.channels));
       const v = await validate(auth, {
         name: body.name ?? cur.name,
         vin: body.vin !== undefined ? body.vin : cur.vin,
         description: body.description !== undefined ? body.description : cur.description,
         channels: body.channels ?? cur.channels,
       });
+      await requireDevicesWritable(raw, auth, devicesOf(v.channels));
       await repo.update(auth, id, v).catch((e) => {
         throw dupVin(e);
       });
       return this.get(auth, id);
     },
     async remove(auth: Auth, id: string): Promise<void> {
+      const cur = await repo.get(auth, id);
+      if (!cur) throw notFound('Vehicle not found');
+      await requireDevicesWritable(raw, auth, devicesOf(cur.channels));
       if (!(await repo.remove(auth, id))) throw notFound('Vehicle not found');
     },
   };

@@ -207,10 +207,10 @@ export function thingsService(deps: ThingsDeps) {
       const gone = await repo.remove(auth, id);
       if (!gone) throw notFound('Device not found');
       deps.onCredentialsChanged?.(gone.third_things_id);
+      deps.onRemoved?.(auth.tenantId, id);
     },
 
     async status(auth: Auth, id: string): Promise<ThingStatus> {
-      deps.onRemoved?.(auth.tenantId, id);
       const t = await get(auth, id);
       const row = await repo.get(auth, id);
       const usage = await repo.usage(auth, id);

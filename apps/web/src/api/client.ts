@@ -30,6 +30,12 @@ export function setUnauthorizedHandler(fn: () => void): void {
   onUnauthorized = fn;
 }
 
+/** The session ended elsewhere (a live socket was closed for it): forget it and go to the login page. */
+export function sessionLost(): void {
+  clearSession();
+  onUnauthorized();
+}
+
 /** `/api` on localhost (the dev proxy), `/v1` elsewhere (spec §7). */
 export function baseUrl(): string {
   return apiBase(globalThis.location?.hostname ?? 'localhost');
@@ -97,10 +103,7 @@ export async function request<T>(path: string, opts: RequestOptions = {}): Promi
   }
   if (res.ok) return data as T;
 
-  if (res.status === 401 && token) {
-    clearSession();
-    onUnauthorized();
-  }
+  if (res.status === 401 && token) sessionLost();
   throw new ApiError('http', res.status, normaliseErrorBody(res.status, data));
 }
 

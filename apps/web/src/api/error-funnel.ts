@@ -40,6 +40,12 @@ export function configureErrorFunnel(opts: { notifier?: Notifier; t?: Translate;
   if (opts.t && opts.has) translate = { t: opts.t, has: opts.has };
 }
 
+/** A notice for a known error code (a live socket the server ended): its translation, else `message`. */
+export function reportCode(code: string, message?: string): void {
+  const key = `errors.${code}`;
+  notifier.error(translate.has(key) ? translate.t(key) : message || translate.t('errors.unknown'));
+}
+
 /**
  * The one error funnel: every failed call that nobody handled on the spot ends here.
  * Aborted requests are ignored; a 401 has already sent the browser to /Login.

@@ -56,6 +56,7 @@ const zh: Record<string, string> = {
   'errors.auth.phone-not-registered': '手机号未注册',
   'errors.auth.locked': '该登录名失败次数过多，请几分钟后再试',
   'errors.auth.session-expired': '登录已失效，请重新登录',
+  'errors.auth.access-withdrawn': '访问权限已收回：账号、其权限或设备、或所属租户已变更',
   'errors.quota.limit-reached': '已达上限，请前往用户中心升级',
   'errors.things.duplicate-id': '已存在相同 ID 的设备',
   'errors.things.invalid-id': '设备 ID 须为 20 位大写十六进制字符',

@@ -1,8 +1,40 @@
-import { buildUrl } from './client.ts';
+import { SocketClose } from '@loggerhead/contract/errors.ts';
+import { buildUrl, sessionLost } from './client.ts';
+import { reportCode } from './error-funnel.ts';
 import { getToken } from './session-storage.ts';
 
-/** The server's close code for a session that is gone: retrying would only be refused again. */
-export const SESSION_GONE = 4401;
+/**
+ * The server ended the socket for good: its session ended (4401: logged out, expired, password
+ * changed) or the access was withdrawn (4403: rights, devices or the account changed). Retrying would
+ * only be refused again. `error` is the code of the server's last `{t: "error"}` message.
+ */
+export interface SocketEnd {
+  code: typeof SocketClose.sessionEnded | typeof SocketClose.accessWithdrawn;
+  error: string;
+}
+
+/** What a close code means: a SocketEnd (no retry), or null for a drop (reconnect). */
+export function socketEnd(code: number, lastError: string | null): SocketEnd | null {
+  if (code === SocketClose.sessionEnded) return { code, error: lastError ?? 'auth.session-expired' };
+  if (code === SocketClose.accessWithdrawn) return { code, error: lastError ?? 'auth.access-withdrawn' };
+  return null;
+}
+
+/** Notices already shown, per session token and reason: several sockets end together, one notice. */
+const shown = new Set<string>();
+
+/**
+ * Says once why the server ended the sockets of this session: a session that ended goes to the
+ * login page (unless this tab already left it: logged out or signed in anew); withdrawn access is
+ * shown and the page stays (its next call finds out whether the session goes on).
+ */
+export function reportSocketEnd(end: SocketEnd, token: string): void {
+  const key = `${token}|${end.code}|${end.error}`;
+  if (shown.has(key) || getToken() !== token) return;
+  shown.add(key);
+  reportCode(end.error);
+  if (end.code === SocketClose.sessionEnded) sessionLost();
+}
 
 export interface LiveSocketOptions<M> {
   /** API path of the WebSocket, e.g. `/live` (the session token goes in the query). */
@@ -12,8 +44,8 @@ export interface LiveSocketOptions<M> {
   onMessage: (msg: M) => void;
   /** A new connection is being opened. */
   onConnecting?: () => void;
-  /** The connection dropped; `sessionGone` when the server ended it for an expired session (no retry then). */
-  onClose?: (sessionGone: boolean) => void;
+  /** The connection dropped (reconnecting), or the server ended it for good (`end`: no retry; the reason is shown). */
+  onClose?: (end: SocketEnd | null) => void;
   /** Wait before reconnecting, doubled after each drop up to `maxRetryMs` (default: no growth). */
   retryMs: number;
   maxRetryMs?: number;
@@ -26,7 +58,8 @@ export function liveSocketUrl(path: string, token: string): string {
 
 /**
  * One live WebSocket of the console: opens with the stored session token, parses messages,
- * reconnects after a drop (never after SESSION_GONE), and stops for good on `close()`.
+ * reconnects after a drop (never after the server ended it: SocketEnd, whose reason is shown), and
+ * stops for good on `close()`.
  */
 export function openLiveSocket<M>(o: LiveSocketOptions<M>): {
   current: () => WebSocket | null;
@@ -43,6 +76,7 @@ export function openLiveSocket<M>(o: LiveSocketOptions<M>): {
     o.onConnecting?.();
     const socket = new WebSocket(liveSocketUrl(o.path, token));
     ws = socket;
+    let lastError: string | null = null;
     socket.onopen = () => o.onOpen?.(socket);
     socket.onmessage = (ev) => {
       let msg: M;
@@ -51,14 +85,19 @@ export function openLiveSocket<M>(o: LiveSocketOptions<M>): {
       } catch {
         return;
       }
+      const m = msg as { t?: unknown; code?: unknown };
+      if (m.t === 'error' && typeof m.code === 'string') lastError = m.code;
       o.onMessage(msg);
     };
     socket.onclose = (ev) => {
       if (ws === socket) ws = null;
       if (stopped) return;
-      const gone = ev.code === SESSION_GONE;
-      o.onClose?.(gone);
-      if (gone) return;
+      const end = socketEnd(ev.code, lastError);
+      o.onClose?.(end);
+      if (end) {
+        reportSocketEnd(end, token);
+        return;
+      }
       retry = setTimeout(open, delay);
       delay = Math.min(delay * 2, o.maxRetryMs ?? o.retryMs);
     };

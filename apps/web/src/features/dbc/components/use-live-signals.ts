@@ -69,10 +69,11 @@ export function useLiveSignals(thingsId: string, curves: LiveCurveRef[], paused:
           }
         }
       },
-      onClose: (sessionGone) => {
+      onClose: (end) => {
         socket.current = null;
         setConnection('closed');
-        if (sessionGone) setError('http.401');
+        // Ended by the server (session ended, access withdrawn): no reconnect; say why.
+        if (end) setError(end.error);
       },
     });
     // Redraws are batched: one per LIVE_REDRAW_MS when something arrived and the view is not paused.

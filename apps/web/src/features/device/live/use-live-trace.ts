@@ -92,10 +92,11 @@ export function useLiveTrace(thingsId: string, filter: { channels: number[]; ids
           if (!raf.current) raf.current = requestAnimationFrame(flush);
         }
       },
-      onClose: (sessionGone) => {
+      onClose: (end) => {
         socket.current = null;
         setConnection('closed');
-        if (sessionGone) setError('http.401');
+        // Ended by the server (session ended, access withdrawn): no reconnect; say why.
+        if (end) setError(end.error);
       },
     });
 

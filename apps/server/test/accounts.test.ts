@@ -295,8 +295,9 @@ describe('login variants', () => {
     const seconds = locked.json().details.seconds;
     expect(seconds).toBeGreaterThan(14 * 60);
     expect(seconds).toBeLessThanOrEqual(15 * 60);
-    // once the 15 minutes are over, the right password works again
+    // once the 15 minutes are over (of the name and of the account), the right password works again
     await t.database.raw.query(`update users set locked_until = now() - interval '1 second' where id = $1`, [r.userId]);
+    await t.database.raw.query(`update login_failures set locked_until = now() - interval '1 second' where login = $1`, [r.username]);
     expect((await loginAs(t.app, r.username, r.password)).statusCode).toBe(200);
   });
 

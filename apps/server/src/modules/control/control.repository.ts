@@ -1,6 +1,6 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { sessions, tenants, users } from '../../db/schema/index.ts';
+import { loginFailures, sessions, tenants, users } from '../../db/schema/index.ts';
 
 export type UserRow = typeof users.$inferSelect;
 export type TenantRow = typeof tenants.$inferSelect;
@@ -45,6 +45,36 @@ export function controlRepository(db: Db) {
         .update(users)
         .set({ failedLogins: sql`${users.failedLogins} + 1`, lockedUntil: lockUntil })
         .where(eq(users.id, userId));
+    },
+
+    /** Until when a login name (as typed, with or without an account) is locked out, if it is. */
+    async nameLockedUntil(login: string): Promise<Date | null> {
+      const rows = await db.select({ until: loginFailures.lockedUntil }).from(loginFailures).where(eq(loginFailures.login, login));
+      return rows[0]?.until ?? null;
+    },
+
+    /**
+     * Counts a failed password login under a name; from the `lockAfter`th on the name is locked
+     * until `lockUntil`. Names untried for a day are forgotten, so the table stays small.
+     */
+    async recordNameFailure(login: string, lockAfter: number, lockUntil: Date): Promise<void> {
+      const until = sql`${lockUntil.toISOString()}::timestamptz`;
+      await db
+        .insert(loginFailures)
+        .values({ login, failures: 1, lockedUntil: lockAfter <= 1 ? lockUntil : null })
+        .onConflictDoUpdate({
+          target: loginFailures.login,
+          set: {
+            failures: sql`${loginFailures.failures} + 1`,
+            lockedUntil: sql`case when ${loginFailures.failures} + 1 >= ${lockAfter} then ${until} else null end`,
+            updatedAt: sql`now()`,
+          },
+        });
+      await db.delete(loginFailures).where(sql`${loginFailures.updatedAt} < now() - interval '1 day'`);
+    },
+
+    async clearNameFailures(login: string): Promise<void> {
+      await db.delete(loginFailures).where(eq(loginFailures.login, login));
     },
 
     async recordSuccess(userId: string, ip: string) {

@@ -151,7 +151,13 @@ export function controlService(deps: ControlDeps) {
     },
 
     /**
-     * Password login (type 1). Wrong name and wrong password answer alike.
+     * Password login (type 1). Wrong name and wrong password answer alike, and so does the
+     * lock-out: failures are counted per login name as typed, whether an account has it or not,
+     * and the fifth locks the name for LOCK_MINUTES (423 with the seconds left) before any
+     * password is looked at. An account also locks after five failures through any of its
+     * names (username, mobile) or the password re-confirmation; while it is, every login to it
+     * fails as a wrong password would (401), even with the right one, so that no answer tells a
+     * real account from a name nobody has.
      * `managerOnly`: the tenant-manager session call (spec §4) never opens a sub-user session.
      */
     async loginWithPassword(req: LoginRequest, ip: string, userAgent: string | null, managerOnly = false): Promise<LoginResponse> {
@@ -159,25 +165,30 @@ export function controlService(deps: ControlDeps) {
       if (!req.password) throw new ApiError(400, '022', undefined, { field: 'password' });
       const login = req.username.trim();
       if (!LOGIN_NAME_RE.test(login)) throw new ApiError(400, '003', undefined, { field: 'username' });
-      const candidates = await deps.repo.findForLogin(login);
-      // An unknown name costs the same bcrypt work as a known one: the answer time tells nothing.
-      if (candidates.length === 0) await verifyPassword(req.password, UNKNOWN_USER_HASH);
-      for (const { user, tenant } of candidates) {
+      const nameLock = await deps.repo.nameLockedUntil(login);
+      if (nameLock && nameLock > now()) {
+        const seconds = Math.ceil((nameLock.getTime() - now().getTime()) / 1000);
+        throw new ApiError(423, 'auth.locked', undefined, { details: { seconds } });
+      }
+      const lockUntil = () => new Date(now().getTime() + LOCK_MINUTES * 60_000);
+      let checked = false;
+      for (const { user, tenant } of await deps.repo.findForLogin(login)) {
         if (managerOnly && user.parentUserId) continue;
-        if (user.lockedUntil && user.lockedUntil > now()) {
-          const seconds = Math.ceil((user.lockedUntil.getTime() - now().getTime()) / 1000);
-          throw new ApiError(423, 'auth.locked', undefined, { details: { seconds } });
-        }
-        if (!(await verifyPassword(req.password, user.passwordHash))) {
-          const failures = user.failedLogins + 1;
-          const lock = failures >= LOCK_AFTER_FAILURES ? new Date(now().getTime() + LOCK_MINUTES * 60_000) : null;
-          await deps.repo.recordFailure(user.id, lock);
+        const right = await verifyPassword(req.password, user.passwordHash);
+        checked = true;
+        if (user.lockedUntil && user.lockedUntil > now()) continue;
+        if (!right) {
+          await deps.repo.recordFailure(user.id, user.failedLogins + 1 >= LOCK_AFTER_FAILURES ? lockUntil() : null);
           continue;
         }
         assertTenantOpen(tenant, user);
         await deps.repo.recordSuccess(user.id, ip);
+        await deps.repo.clearNameFailures(login);
         return issue(user, ip, userAgent);
       }
+      // An unknown name costs the same bcrypt work as a known one: the answer time tells nothing.
+      if (!checked) await verifyPassword(req.password, UNKNOWN_USER_HASH);
+      await deps.repo.recordNameFailure(login, LOCK_AFTER_FAILURES, lockUntil());
       throw new ApiError(401, 'auth.bad-credentials');
     },
 

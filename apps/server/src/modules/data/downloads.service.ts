@@ -1,6 +1,6 @@
 import type { CanFrame } from '@loggerhead/can';
 import { writeLog } from '@loggerhead/can/logs/index.ts';
-import { forEachFrame, toFrame } from '@loggerhead/can/protocol/batch.ts';
+import { toFrame } from '@loggerhead/can/protocol/batch.ts';
 import { type DownloadCreate, type DownloadProgress, DownloadStatus } from '@loggerhead/contract';
 import type { RawSql } from '../../db/client.ts';
 import type { LocalFileStore } from '../../files/file-store.ts';
@@ -10,6 +10,7 @@ import { ApiError, badRequest, forbidden, notFound } from '../../lib/errors.ts';
 import { hex } from '../../live/live-hub.ts';
 import { requireDevice } from '../things/things.access.ts';
 import { type DownloadRow, downloadsRepository } from './downloads.repository.ts';
+import { forEachFrameInOrder } from './frame-order.ts';
 import { framesRepository } from './frames.repository.ts';
 import { rangeOf } from './frames.service.ts';
 
@@ -107,13 +108,15 @@ export function downloadsService(raw: RawSql, files: LocalFileStore, log: { erro
           out += piece.length;
           piece = [];
         };
-        for await (const c of frames.chunks(auth, range, 64)) {
+        // Frames in time order across chunks (overlapping uploads merge); each chunk as it is
+        // taken: cancellation, what is complete so far written out, progress.
+        const visit = (ts: number, ch: number, fid: number, fl: number, len: number, data: Uint8Array) => {
+          (streamed ? piece : all).push(toFrame(ts, ch, fid, fl, len, data));
+          return true;
+        };
+        await forEachFrameInOrder(frames.chunks(auth, range, 64), filter, visit, async (c) => {
           check();
           read += c.frame_count;
-          forEachFrame(c.data, filter, (ts, ch, fid, fl, len, data) => {
-            (streamed ? piece : all).push(toFrame(ts, ch, fid, fl, len, data));
-            return true;
-          });
           if (streamed && piece.length >= PIECE) await flushPiece();
           if (Date.now() - lastReport > 500) {
             lastReport = Date.now();
@@ -125,7 +128,7 @@ export function downloadsService(raw: RawSql, files: LocalFileStore, log: { erro
               estimated_time: Math.ceil((spent * (100 - rate)) / rate),
             });
           }
-        }
+        });
         check();
         await repo.progress(id, { status: DownloadStatus.generating, process_rate: 90 });
         if (streamed) await flushPiece();

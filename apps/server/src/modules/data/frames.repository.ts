@@ -9,6 +9,8 @@ export interface ChunkRow {
   seq: number;
   frame_count: number;
   data: Uint8Array;
+  /** time_start of the next chunk in this order (null for the last): where a time-ordered walk must open it. */
+  next_start: number | null;
 }
 
 export interface RangeFilter {
@@ -53,10 +55,6 @@ export function framesRepository(raw: RawSql, codec: BytesCodec = bytesCodec('po
       return { frames: Number(rows[0]?.frames ?? 0), bytes: Number(rows[0]?.bytes ?? 0), chunks: rows[0]?.chunks ?? 0 };
     },
 
-    /**
-     * Chunks in time order, `batch` rows per query (keyset paging), so a long range is read
-     * piece by piece and the caller can stop early.
-     */
     /** Headers and time columns of the chunks that straddle the range's ends (to count them exactly). */
     async edgeTimes(auth: Auth, f: RangeFilter): Promise<Uint8Array[]> {
       const w = where(auth, f);
@@ -84,12 +82,16 @@ export function framesRepository(raw: RawSql, codec: BytesCodec = bytesCodec('po
           const n = params.length;
           keyset = ` and (time_start, session, seq) > ($${n - 2}::bigint, $${n - 1}::bigint, $${n}::bigint)`;
         }
+        // lead() looks one row past the limit (the index scan is already in this order), so a
+        // caller merging overlapping chunks knows when the next one starts without reading it.
         const { rows } = await raw.query<ChunkRow>(
-          `select time_start, session, seq, frame_count, ${codec.select('data', 'data')} from frame_chunks where ${w.sql}${keyset}
+          `select time_start, session, seq, frame_count, ${codec.select('data', 'data')},
+                  lead(time_start) over (order by time_start, session, seq) as next_start
+             from frame_chunks where ${w.sql}${keyset}
             order by time_start, session, seq limit ${size}`,
           params,
         );
-        for (const r of rows) yield { ...r, data: codec.read(r.data) };
+        for (const r of rows) yield { ...r, data: codec.read(r.data), next_start: r.next_start === null ? null : Number(r.next_start) };
         if (rows.length < size) return;
         size = Math.min(batch, size * 4);
         const last = rows[rows.length - 1];

@@ -1,14 +1,4 @@
-import {
-  countInRange,
-  FLAG_BRS,
-  FLAG_ERR,
-  FLAG_ESI,
-  FLAG_EXT,
-  FLAG_FD,
-  FLAG_RTR,
-  FLAG_TX,
-  forEachFrame,
-} from '@loggerhead/can/protocol/batch.ts';
+import { countInRange, FLAG_BRS, FLAG_ERR, FLAG_ESI, FLAG_EXT, FLAG_FD, FLAG_RTR, FLAG_TX } from '@loggerhead/can/protocol/batch.ts';
 import { type FrameDto, type FramesQuery, MAX_PAGED_ENTRIES } from '@loggerhead/contract';
 import type { RawSql } from '../../db/client.ts';
 import type { BytesCodec } from '../../ingest/bytes-codec.ts';
@@ -16,6 +6,7 @@ import type { Auth } from '../../lib/auth.ts';
 import { badRequest } from '../../lib/errors.ts';
 import { hex } from '../../live/live-hub.ts';
 import { requireDevice } from '../things/things.access.ts';
+import { forEachFrameInOrder } from './frame-order.ts';
 import { framesRepository, type RangeFilter } from './frames.repository.ts';
 
 /** Above this many candidate frames a filtered total is reported as an upper bound. */
@@ -78,20 +69,21 @@ export function framesService(raw: RawSql, codec?: BytesCodec) {
         // columns are read. Both run beside the page query (separate connections on a server).
         const counting = Promise.all([repo.countFrames(auth, range, true), repo.edgeTimes(auth, range)]);
         counting.catch(() => {});
-        for await (const c of repo.chunks(auth, range)) {
-          forEachFrame(c.data, filter, visit);
-          if (list.length >= q.page_size) break;
-        }
+        // In time order across chunks (overlapping uploads merge); stops once the page is full.
+        await forEachFrameInOrder(repo.chunks(auth, range), filter, (ts, ch, id, fl, len, data) => {
+          visit(ts, ch, id, fl, len, data);
+          return list.length < q.page_size;
+        });
         const [inside, heads] = await counting;
         total = inside.frames;
         for (const head of heads) total += countInRange(head, range.from, range.to);
       } else {
         const bound = await repo.countFrames(auth, range);
         exact = bound.frames <= EXACT_COUNT_LIMIT;
-        for await (const c of repo.chunks(auth, range)) {
-          forEachFrame(c.data, filter, visit);
-          if (list.length >= q.page_size && !exact) break;
-        }
+        await forEachFrameInOrder(repo.chunks(auth, range), filter, (ts, ch, id, fl, len, data) => {
+          visit(ts, ch, id, fl, len, data);
+          return list.length < q.page_size || exact;
+        });
         total = exact ? seen : bound.frames;
       }
       return { total, total_exact: exact, current_page: q.current_page, page_size: q.page_size, list };

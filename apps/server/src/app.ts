@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
@@ -17,6 +18,7 @@ import { assertPermission } from './lib/auth.ts';
 import { ApiError } from './lib/errors.ts';
 import { EventBus } from './lib/events.ts';
 import type { App } from './lib/fastify.ts';
+import { JobLeases } from './lib/job-leases.ts';
 import { Cluster } from './live/cluster.ts';
 import { type BillingServices, billingServices } from './modules/billing/billing.services.ts';
 import { controlRepository } from './modules/control/control.repository.ts';
@@ -41,6 +43,11 @@ export interface AppContext {
   control: ControlService;
   /** In-process events between modules (lib/events.ts): new messages, work-order changes… */
   events: EventBus;
+  /**
+   * Long-running jobs survive a crash visibly: a job row names `ctx.jobs.owner`, and a module's
+   * `ctx.jobs.register(kind, recover)` resumes or fails the jobs of stopped copies at start.
+   */
+  jobs: JobLeases;
   /** In-app user messages: `ctx.messages.send(tenantId, userId, {title, content, type})`. */
   messages: MessageService;
   /** Tenant packages: `ctx.packages.load(tenantId)` gives the limits. */
@@ -131,7 +138,15 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const events = new EventBus((err, event) => app.log.error({ err, event }, 'event listener failed'));
   const messages = messageService(database.db, events);
   const billing = billingServices(database.raw, events);
-  const signals = createSignals({ database, events, usage: billing.usage, log: app.log });
+  // Without an external broker this copy is the deployment's only one (docs/operations.md).
+  const jobs = new JobLeases({
+    raw: database.raw,
+    name: config.port ? `${os.hostname()}-${config.port}` : null,
+    alone: !config.mqttUrl,
+    leaseMs: config.jobLeaseSeconds * 1000,
+    log: app.log,
+  });
+  const signals = createSignals({ database, events, usage: billing.usage, log: app.log, owner: jobs.owner });
   // Several copies can only run on an external broker; through it they share live views and pushes.
   const cluster = config.mqttUrl
     ? new Cluster({ url: config.mqttUrl, deployment: deploymentId(config), hub: ingest.live, events, writer: ingest.writer, log: app.log })
@@ -145,6 +160,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     signer,
     control,
     events,
+    jobs,
     messages,
     ...billing,
     signals,
@@ -252,8 +268,11 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   app.addHook('onReady', async () => {
     await broker.start();
     await cluster?.start();
+    // Last: every module has registered its recovery step, and commands can go out.
+    await jobs.start();
   });
   app.addHook('onClose', async () => {
+    await jobs.close();
     await cluster?.close().catch(() => {});
     await broker.close().catch(() => {});
     await signals.backfill.stopAll().catch(() => {});

@@ -56,6 +56,11 @@ export interface Config {
    * `OIDC_CLIENT_SECRET`, optional `OIDC_NAME` shown on the login page); null when not set.
    */
   oidc: OidcConfig | null;
+  /**
+   * Seconds a server copy may stay silent before its long-running jobs count as interrupted and are
+   * resumed or failed by another copy (`JOB_LEASE_SECONDS`, 30). Only matters with several copies.
+   */
+  jobLeaseSeconds: number;
 }
 
 export interface OidcConfig {
@@ -165,6 +170,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     codeIpLimit: positiveInt(env, 'CODE_IP_LIMIT', 10),
     trustProxy: trustProxy(env),
     oidc: oidc(env),
+    jobLeaseSeconds: positiveInt(env, 'JOB_LEASE_SECONDS', 30),
   };
 }
 

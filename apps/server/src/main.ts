@@ -34,5 +34,12 @@ export async function main(argv: string[]): Promise<number> {
     console.error(`loggerhead: unknown command "${name}"\n\n${usage()}`);
     return 2;
   }
-  return cmd.run(rest);
+  try {
+    return await cmd.run(rest);
+  } catch (e) {
+    // A command fails with one line, never a stack trace (LOG_LEVEL=debug shows it).
+    if (process.env.LOG_LEVEL === 'debug') console.error(e);
+    else console.error(`loggerhead ${name}: ${(e as Error)?.message ?? e}`);
+    return 1;
+  }
 }

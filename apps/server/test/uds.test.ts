@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { KnownCodes } from '@loggerhead/contract';
 import { SimulatedEcu } from '@loggerhead/simulator/ecu-sim.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { multipart, remoteDevice, waitFor } from './command.helpers.ts';
@@ -22,7 +23,8 @@ describe.skipIf(!!process.env.TEST_MQTT_URL)('UDS diagnosis and ECU upgrade thro
   let badEcuId: string;
   const image = randomBytes(6000);
   beforeAll(async () => {
-    t = await createTestApp();
+    // Periodic recovery of interrupted jobs every second (a third of the lease).
+    t = await createTestApp({ jobLeaseSeconds: 3 });
     tenant = await makeTenant(t);
     const up = async (type: string, name: string, body: string | Uint8Array) => {
       const m = multipart({ type, name }, { name, bytes: typeof body === 'string' ? Buffer.from(body) : body });
@@ -185,11 +187,12 @@ describe.skipIf(!!process.env.TEST_MQTT_URL)('UDS diagnosis and ECU upgrade thro
     }
   });
 
-  it('a flash job whose server stopped is failed by the sweep, not left running', async () => {
+  it('a flash job of a server copy that is gone is failed with the reason, not left running', async () => {
     const { d } = await remoteDevice(t, tenant);
+    // Started by a copy that no longer runs (no lease in server_copies): this copy is the only one.
     const { rows } = await t.database.raw.query<{ id: string }>(
-      `insert into ecu_flash_jobs (tenant_id, things_id, ecu_id, firmware_file_id, channel, state, step, updated_at)
-       select $1, $2, id, firmware_file_id, 3, 'running', 'transfer', now() - interval '3 minutes' from ecus where id = $3 returning id`,
+      `insert into ecu_flash_jobs (tenant_id, things_id, ecu_id, firmware_file_id, channel, state, step, owner)
+       select $1, $2, id, firmware_file_id, 3, 'running', 'transfer', gen_random_uuid() from ecus where id = $3 returning id`,
       [tenant.tenantId, d.id, ecuId],
     );
     const j = await waitFor(
@@ -198,9 +201,9 @@ describe.skipIf(!!process.env.TEST_MQTT_URL)('UDS diagnosis and ECU upgrade thro
           await t.app.inject({ method: 'GET', url: url(d.id, `/ecu-upgrade/${rows[0].id}`), headers: { authorization: tenant.auth } })
         ).json(),
       (x) => x.state !== 'running',
-      5000,
+      10_000,
     );
-    expect(j).toMatchObject({ state: 'failed', step: 'transfer', reason: 'interrupted: the server running the upgrade stopped' });
+    expect(j).toMatchObject({ state: 'failed', step: 'transfer', reason: KnownCodes['job.interrupted'] });
   });
 
   it('CAN FD on a logger without it is refused; read-only sub-users cannot diagnose or flash', async () => {

@@ -83,6 +83,8 @@ export const KnownCodes = {
   'data.not-ready': 'The export is not finished yet',
   'data.export-limit': 'The experience account exports at most one hour of data at a time: choose a shorter range',
   'data.export-busy': 'An export of yours is still running: wait for it or cancel it',
+  /** A long-running job (export, recall, upgrade, ECU flash…) whose server stopped while it ran. */
+  'job.interrupted': 'Interrupted by a server restart',
 } as const;
 
 export type KnownCode = keyof typeof AuthCodes | keyof typeof KnownCodes;

@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import type { CanFrame } from '@loggerhead/can';
 import { readLog } from '@loggerhead/can/logs/index.ts';
 import { LoggerDevice, readGpsCsv, replay, replayGps, runFleet, timeShift } from '@loggerhead/simulator';
+import { describeSkipped } from '../lib/log-file.ts';
 
 const HELP = `Usage:
   loggerhead simulate --broker URL --device ID --key KEY (--log FILE | --gps FILE | both) [--fast | --realtime [--batch-ms MS]] [--loop] [--keep-time] [--mqtt5]
@@ -117,13 +118,19 @@ export async function simulate(args: string[]): Promise<number> {
     try {
       bytes = fs.readFileSync(v.log as string);
     } catch (e) {
-      return usage(`cannot read ${v.log}: ${(e as Error).message}`);
+      console.error(`loggerhead simulate: cannot read ${v.log}: ${(e as Error).message}`);
+      return 1;
     }
     const log = readLog(bytes);
-    if (log.error) return usage(`${v.log}: ${log.error}`);
+    // Nothing readable: one line and a non-zero exit; lines skipped in a readable file: one line, go on.
+    if (log.error) {
+      console.error(`loggerhead simulate: ${v.log}: ${log.error}`);
+      return 1;
+    }
     frames = [...log.frames].sort((a, b) => a.ts - b.ts);
     format = log.format ?? '';
-    skipped = log.warnings.length;
+    skipped = log.skipped;
+    if (skipped) console.error(`loggerhead simulate: ${v.log}: ${describeSkipped(log)}`);
   }
   let fixes: ReturnType<typeof readGpsCsv>['fixes'] = [];
   if (v.gps) {

@@ -29,6 +29,12 @@ export class LocalFileStore {
     return (await fs.promises.stat(this.path(key))).size;
   }
 
+  /** Keys of the files under a folder key, at any depth (none when it does not exist). */
+  async list(prefix: string): Promise<string[]> {
+    const entries = await fs.promises.readdir(this.path(prefix), { recursive: true, withFileTypes: true }).catch(() => []);
+    return entries.filter((e) => e.isFile()).map((e) => path.relative(this.root, path.join(e.parentPath, e.name)));
+  }
+
   async remove(key: string): Promise<void> {
     await fs.promises.rm(this.path(key), { force: true });
   }

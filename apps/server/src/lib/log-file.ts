@@ -114,6 +114,17 @@ export async function readLogStream(source: AsyncIterable<Uint8Array> | Uint8Arr
   return { ...result, gzip };
 }
 
+/** One line on what a read skipped: `3 lines skipped: line 7 (bad DLC), line 9 (…)`, the first `max` named. */
+export function describeSkipped(r: Pick<LogReadResult, 'warnings' | 'skipped'>, max = 3): string {
+  const byLine = r.warnings.some((w) => w.line !== undefined);
+  const where = r.warnings
+    .slice(0, max)
+    .map((w) => `${w.line !== undefined ? `line ${w.line}` : `byte ${w.offset}`} (${w.message})`)
+    .join(', ');
+  const more = r.skipped > Math.min(max, r.warnings.length) ? ', …' : '';
+  return `${r.skipped} ${byLine ? 'line' : 'object'}${r.skipped === 1 ? '' : 's'} skipped: ${where}${more}`;
+}
+
 /** `readLogStream` over a file on disk. */
 export function readLogFile(path: string, opts: LogFileOptions = {}): Promise<LogFileResult> {
   return readLogStream(fs.createReadStream(path, { highWaterMark: 1 << 20 }), { name: path, ...opts });

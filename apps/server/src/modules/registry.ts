@@ -58,6 +58,7 @@ export const modules: ModuleRegistrar[] = [
   // Decode-on-ingest: every committed frame batch of a channel whose DBC parsing is started.
   (app, ctx) => {
     ctx.signals.attach(ctx.ingest.writer);
+    ctx.jobs.register('backfill', (pass) => ctx.signals.backfill.recover(pass));
     return signalsRoutes(app, ctx);
   },
   // Trigger rules and alert events, evaluated on committed frame batches and stored GPS fixes.

@@ -1,3 +1,4 @@
+import { KnownCodes } from '@loggerhead/contract/errors.ts';
 import { ApiError, CANCELED, isCanceled } from './api-error.ts';
 
 type Translate = (key: string, opts?: { defaultValue?: string }) => string;
@@ -25,6 +26,20 @@ function codeCandidates(code: string, status: number): string[] {
   else out.push(`iot-${code}`);
   if (status && !code.startsWith('http.') && !/^(iot-)?http\./.test(code)) out.push(`http.${status}`);
   return out.filter((c, i) => c && out.indexOf(c) === i);
+}
+
+/** Codes by their English text: a job's reason column holds the text of a known code. */
+const codeOfText = new Map<string, string>(Object.entries(KnownCodes).map(([code, text]) => [text, code]));
+
+/**
+ * The text of a long-running job's failure reason (export, quick delete, back-fill, ECU upgrade):
+ * translated when it is the text of a known code (e.g. `job.interrupted`, a server restart),
+ * else as the server wrote it. Empty when there is no reason.
+ */
+export function reasonText(reason: string | null | undefined, t: Translate, has: (key: string) => boolean): string {
+  if (!reason) return '';
+  const code = codeOfText.get(reason);
+  return code && has(`errors.${code}`) ? t(`errors.${code}`) : reason;
 }
 
 export interface Notifier {

@@ -82,6 +82,7 @@ const zh: Record<string, string> = {
   'errors.data.bad-range': '结束时间须晚于开始时间',
   'errors.data.bad-format': '文件不是支持的日志格式（candump -L、Vector ASC、BLF 或 PEAK TRC，也可为 gzip 压缩）',
   'errors.data.not-ready': '导出尚未完成',
+  'errors.job.interrupted': '因服务器重启而中断',
   'errors.data.export-limit': '体验账号每次最多导出一小时的数据，请缩短时间范围',
   'errors.data.export-busy': '您还有导出正在进行，请等待完成或取消后再试',
   'errors.http.400': '请求参数错误',

@@ -136,6 +136,8 @@ export const downloadTasks = pgTable('download_tasks', {
   sessionId: uuid('session_id'),
   createdAt: ts('created_at').notNull().defaultNow(),
   finishedAt: ts('finished_at'),
+  /** The server copy running the export (`server_copies.id`); an export whose copy is gone is failed. */
+  owner: uuid('owner'),
 });
 
 /** A user's starred devices (spec §3 collected); `sessionId` set for a read-only session's own stars. */

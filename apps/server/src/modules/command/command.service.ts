@@ -217,9 +217,13 @@ export function commandService(deps: CommandServiceDeps, repo: CommandRepository
         set.add(finish);
         waiters.set(row.correlation_id, set);
         const timer = setInterval(() => {
-          void repo.byCorrelation(row.things_id, row.correlation_id).then((c) => {
-            if (c && FINAL_COMMAND_STATES.includes(c.state)) finish(c);
-          });
+          // A failed read is tried again at the next tick (a database hiccup must not end the process).
+          void repo
+            .byCorrelation(row.things_id, row.correlation_id)
+            .then((c) => {
+              if (c && FINAL_COMMAND_STATES.includes(c.state)) finish(c);
+            })
+            .catch(() => {});
         }, pollMs);
         timer.unref();
       });

@@ -69,7 +69,7 @@ export async function remoteModule(app: LoggerheadApp, ctx: AppContext) {
     timer = setInterval(() => {
       if (sweeping) return;
       sweeping = true;
-      Promise.all([commands.sweep(), firmware.sweep(), uds.sweep()])
+      Promise.all([commands.sweep(), firmware.sweep()])
         .catch((err) => app.log.warn({ err }, 'command sweep failed'))
         .finally(() => {
           sweeping = false;
@@ -92,7 +92,9 @@ export async function remoteModule(app: LoggerheadApp, ctx: AppContext) {
     usage: ctx.usage,
     maxBatch: async (tenantId) => (await ctx.packages.load(tenantId)).max_batch_recall_size,
     importLog: (auth, thingsId, file) => uploads.upload(auth, thingsId, file),
+    owner: ctx.jobs.owner,
   });
+  ctx.jobs.register('recall', (pass) => recall.recover(pass));
   await recallRoutes(app, recall);
   const firmware = firmwareService({
     raw: ctx.database.raw,
@@ -100,11 +102,14 @@ export async function remoteModule(app: LoggerheadApp, ctx: AppContext) {
     events: ctx.events,
     dataDir: ctx.config.dataDir,
     publicUrl: () => ctx.config.publicUrl,
+    owner: ctx.jobs.owner,
   });
+  ctx.jobs.register('firmware-upgrade', (pass) => firmware.recover(pass));
   firmwareRoutes(app, firmware);
   const ecus = ecuService(ctx.database.raw, ctx.config.dataDir);
   ecuRoutes(app, ecus);
-  const uds = udsService({ raw: ctx.database.raw, commands, ecus, events: ctx.events, log: app.log });
+  const uds = udsService({ raw: ctx.database.raw, commands, ecus, events: ctx.events, log: app.log, owner: ctx.jobs.owner });
+  ctx.jobs.register('ecu-flash', (pass) => uds.recover(pass));
   remoteLiveRoutes(app, ctx);
   udsRoutes(app, uds);
   return { commands };

@@ -36,7 +36,8 @@ export function dataRoutes(app: LoggerheadApp, ctx: AppContext) {
   const codec = bytesCodec(ctx.database.kind);
   const frames = framesService(raw, codec);
   const files = new LocalFileStore(path.join(ctx.config.dataDir, 'files'));
-  const downloads = downloadsService(raw, files, app.log, codec);
+  const downloads = downloadsService(raw, files, app.log, codec, ctx.jobs.owner);
+  ctx.jobs.register('export', (pass) => downloads.recover(pass));
   const uploads = uploadsService(raw, ctx.ingest.writer, ctx.ingest.devices, ctx.config.maxUploadBytes * 4);
 
   app.get(

@@ -92,5 +92,23 @@ export function downloadsRepository(raw: RawSql) {
       );
       return rows.length > 0;
     },
+    /** The server copy running the export (`ctx.jobs.owner`). */
+    async own(id: string, owner: string) {
+      await raw.query('update download_tasks set owner = $2 where id = $1', [id, owner]);
+    },
+    /** Unfinished exports whose server copy is gone (`dead`: SQL on `owner`) end as failed (7). */
+    async failInterrupted(dead: string, reason: string): Promise<number> {
+      const { rows } = await raw.query(
+        `update download_tasks set status = 7, error = $1, estimated_time = 0, finished_at = now()
+          where status in (1, 2, 4, 5) and ${dead} returning id`,
+        [reason],
+      );
+      return rows.length;
+    },
+    /** A file under `exports/` belongs to an export that is done or still running (not failed, cancelled or gone). */
+    async keepsFile(id: string): Promise<boolean> {
+      const { rows } = await raw.query('select 1 from download_tasks where id = $1 and status not in (6, 7)', [id]);
+      return rows.length > 0;
+    },
   };
 }

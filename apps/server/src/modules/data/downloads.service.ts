@@ -7,6 +7,7 @@ import type { LocalFileStore } from '../../files/file-store.ts';
 import type { BytesCodec } from '../../ingest/bytes-codec.ts';
 import type { Auth } from '../../lib/auth.ts';
 import { ApiError, badRequest, forbidden, notFound } from '../../lib/errors.ts';
+import { INTERRUPTED, type RecoveryPass } from '../../lib/job-leases.ts';
 import { hex } from '../../live/live-hub.ts';
 import { requireDevice } from '../things/things.access.ts';
 import { type DownloadRow, downloadsRepository } from './downloads.repository.ts';
@@ -66,7 +67,14 @@ export function toProgress(r: DownloadRow): DownloadProgress {
  * Export tasks (spec §4 download task): 1 initialising → 4 querying → 2 organising → 5 generating
  * → 3 done; cancelling stops the job between chunks. An export reproduces what the device sent.
  */
-export function downloadsService(raw: RawSql, files: LocalFileStore, log: { error: (o: object, m: string) => void }, codec?: BytesCodec) {
+export function downloadsService(
+  raw: RawSql,
+  files: LocalFileStore,
+  log: { error: (o: object, m: string) => void },
+  codec?: BytesCodec,
+  /** This server copy's id (`ctx.jobs.owner`): the export rows it runs name it. */
+  owner: string | null = null,
+) {
   const repo = downloadsRepository(raw);
   const frames = framesRepository(raw, codec);
   const cancelled = new Set<string>();
@@ -195,6 +203,7 @@ export function downloadsService(raw: RawSql, files: LocalFileStore, log: { erro
       await requireDevice(raw, auth, thingsId, 'read');
       rangeOf(thingsId, body);
       const id = auth.readOnly ? await insertBounded(auth, thingsId, body) : await repo.insert(auth, thingsId, body.format, body);
+      if (owner) await repo.own(id, owner);
       running.set(id, run(auth, id, thingsId, body));
       return { id };
     },
@@ -226,6 +235,21 @@ export function downloadsService(raw: RawSql, files: LocalFileStore, log: { erro
       } else if (r.status !== DownloadStatus.cancelled && r.status !== DownloadStatus.failed) {
         await repo.progress(id, { status: DownloadStatus.cancelled });
       }
+    },
+    /**
+     * Exports of a stopped server copy cannot go on (the file was half written, in memory or on that
+     * copy's disk): they end as failed with the reason. At start-up this copy also deletes the files
+     * its own interrupted exports left behind.
+     */
+    async recover(pass: RecoveryPass): Promise<number> {
+      const n = await repo.failInterrupted(pass.dead(), INTERRUPTED.message);
+      if (pass.startup) {
+        for (const key of await files.list('exports')) {
+          const id = /([0-9a-f-]{36})\.\w+$/.exec(key)?.[1];
+          if (!id || !(await repo.keepsFile(id))) await files.remove(key);
+        }
+      }
+      return n;
     },
     /** Waits for running exports (shutdown, tests). */
     async idle() {

@@ -38,11 +38,17 @@ const dateOf = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10
 /** SQL only: the task rows, and the deletes of one device's stored data. */
 export function quickDeleteRepository(raw: RawSql) {
   return {
-    async create(v: { tenantId: string; userId: string; thingsIds: string[]; range: Range }): Promise<QuickDeleteRow> {
+    async create(v: {
+      tenantId: string;
+      userId: string;
+      thingsIds: string[];
+      range: Range;
+      owner: string | null;
+    }): Promise<QuickDeleteRow> {
       const { rows } = await raw.query<QuickDeleteRow>(
-        `insert into quick_delete_tasks (tenant_id, user_id, things_ids, start_time, end_time)
-         values ($1, $2, $3::uuid[], $4, $5) returning *`,
-        [v.tenantId, v.userId, `{${v.thingsIds.join(',')}}`, v.range.from, v.range.to],
+        `insert into quick_delete_tasks (tenant_id, user_id, things_ids, start_time, end_time, owner)
+         values ($1, $2, $3::uuid[], $4, $5, $6) returning *`,
+        [v.tenantId, v.userId, `{${v.thingsIds.join(',')}}`, v.range.from, v.range.to, v.owner],
       );
       return rows[0];
     },
@@ -61,23 +67,32 @@ export function quickDeleteRepository(raw: RawSql) {
       return { rows, total: count.rows[0].n };
     },
 
-    /** Tasks a stopped server left unfinished (resumed on start: every step is an idempotent delete). */
-    async unfinished(): Promise<QuickDeleteRow[]> {
-      const { rows } = await raw.query<QuickDeleteRow>('select * from quick_delete_tasks where status in (1, 2) order by created_at');
-      return rows;
+    /**
+     * Unfinished tasks whose server copy is gone (`dead`: SQL on `owner`), taken over by `owner`
+     * (resumed: every step is an idempotent delete). One copy wins each task.
+     */
+    async claimInterrupted(dead: string, owner: string): Promise<QuickDeleteRow[]> {
+      const { rows } = await raw.query<QuickDeleteRow>(
+        `update quick_delete_tasks set owner = $1 where status in (1, 2) and ${dead} returning *`,
+        [owner],
+      );
+      return rows.sort((a, b) => new Date(a.created_at).getTime() - new Date(b.created_at).getTime());
     },
 
+    /** False when `owner` no longer runs the task (another copy took it over): the runner stops. */
     async progress(
       id: string,
       p: { status?: number; stepsDone?: number; stepsTotal?: number; frames?: number; bytes?: number; error?: string },
-    ) {
-      await raw.query(
+      owner: string | null = null,
+    ): Promise<boolean> {
+      const { rows } = await raw.query(
         `update quick_delete_tasks set status = coalesce($2, status), steps_done = coalesce($3, steps_done),
            steps_total = coalesce($4, steps_total), deleted_frames = deleted_frames + $5, deleted_bytes = deleted_bytes + $6,
            error = coalesce($7, error), finished_at = case when $2 in (3, 4) then now() else finished_at end
-         where id = $1`,
-        [id, p.status ?? null, p.stepsDone ?? null, p.stepsTotal ?? null, p.frames ?? 0, p.bytes ?? 0, p.error ?? null],
+         where id = $1 and ($8::uuid is null or owner = $8::uuid) returning id`,
+        [id, p.status ?? null, p.stepsDone ?? null, p.stepsTotal ?? null, p.frames ?? 0, p.bytes ?? 0, p.error ?? null, owner],
       );
+      return rows.length > 0;
     },
 
     /** Devices of the tenant whose parent is one of `ids` (delete_children). */

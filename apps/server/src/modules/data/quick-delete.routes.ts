@@ -26,7 +26,9 @@ export function quickDeleteRoutes(app: LoggerheadApp, ctx: AppContext) {
     usage: ctx.usage,
     signals: ctx.signals,
     log: app.log,
+    owner: ctx.jobs.owner,
   });
+  ctx.jobs.register('quick-delete', (pass) => svc.recover(pass));
 
   app.post(
     base,
@@ -53,9 +55,6 @@ export function quickDeleteRoutes(app: LoggerheadApp, ctx: AppContext) {
     (req) => svc.get(requireAuth(req.auth), req.params.tenant_id, req.params.id),
   );
 
-  app.addHook('onReady', async () => {
-    void svc.resume().catch((err) => app.log.error({ err }, 'resuming quick-delete tasks failed'));
-  });
   app.addHook('onClose', async () => {
     await svc.idle();
   });

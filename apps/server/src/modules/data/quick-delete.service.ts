@@ -11,6 +11,7 @@ import type { RawSql } from '../../db/client.ts';
 import type { Auth } from '../../lib/auth.ts';
 import { ApiError, forbidden, notFound } from '../../lib/errors.ts';
 import type { EventBus } from '../../lib/events.ts';
+import type { RecoveryPass } from '../../lib/job-leases.ts';
 import { safeName } from '../recall/recall.service.ts';
 import { requireDevice } from '../things/things.access.ts';
 import {
@@ -35,7 +36,12 @@ export interface QuickDeleteDeps {
     purgeBefore(tenantId: string, beforeMs: number, thingsId?: string | null): Promise<number>;
   };
   log: { error: (o: object, m: string) => void };
+  /** This server copy's id (`ctx.jobs.owner`): the tasks it runs name it. */
+  owner?: string;
 }
+
+/** The task was taken over by another server copy (this one was silent past its lease): stop here. */
+class TakenOver extends Error {}
 
 const num = (v: number | string | null) => (v === null ? null : Number(v));
 
@@ -88,6 +94,10 @@ export async function removeRecalledFiles(
  */
 export function quickDeleteService(deps: QuickDeleteDeps, repo: QuickDeleteRepository = quickDeleteRepository(deps.raw)) {
   const running = new Map<string, Promise<void>>();
+  const owner = deps.owner ?? null;
+  const progress = async (id: string, p: Parameters<QuickDeleteRepository['progress']>[1]) => {
+    if (!(await repo.progress(id, p, owner))) throw new TakenOver();
+  };
 
   async function run(task: QuickDeleteRow): Promise<void> {
     const tenantId = task.tenant_id;
@@ -98,8 +108,8 @@ export function quickDeleteService(deps: QuickDeleteDeps, repo: QuickDeleteRepos
       for (const thingsId of task.things_ids) plan.push({ thingsId, days: await repo.frameDays(tenantId, thingsId, range) });
       const total = plan.reduce((n, p) => n + p.days.length + 3, 0);
       let done = 0;
-      await repo.progress(task.id, { status: QuickDeleteStatus.running, stepsTotal: total, stepsDone: 0 });
-      const step = (p: { frames?: number; bytes?: number } = {}) => repo.progress(task.id, { stepsDone: ++done, ...p });
+      await progress(task.id, { status: QuickDeleteStatus.running, stepsTotal: total, stepsDone: 0 });
+      const step = (p: { frames?: number; bytes?: number } = {}) => progress(task.id, { stepsDone: ++done, ...p });
 
       for (const { thingsId, days } of plan) {
         for (const day of days) {
@@ -118,12 +128,13 @@ export function quickDeleteService(deps: QuickDeleteDeps, repo: QuickDeleteRepos
         const fileBytes = await removeRecalledFiles(deps, tenantId, await repo.deleteFiles(tenantId, thingsId, range));
         await step({ bytes: fileBytes });
       }
-      await repo.progress(task.id, { status: QuickDeleteStatus.done });
+      await progress(task.id, { status: QuickDeleteStatus.done });
       deps.events.emit('package.changed', { tenantId });
     } catch (err) {
+      if (err instanceof TakenOver) return;
       deps.log.error({ err, task: task.id }, 'quick delete failed');
       await repo
-        .progress(task.id, { status: QuickDeleteStatus.failed, error: err instanceof Error ? err.message : String(err) })
+        .progress(task.id, { status: QuickDeleteStatus.failed, error: err instanceof Error ? err.message : String(err) }, owner)
         .catch(() => {});
     }
   }
@@ -161,7 +172,7 @@ export function quickDeleteService(deps: QuickDeleteDeps, repo: QuickDeleteRepos
         });
       }
       const ids = body.delete_children ? [...new Set([...asked, ...(await repo.children(tenantId, asked))])] : asked;
-      const row = await repo.create({ tenantId, userId: auth.userId, thingsIds: ids, range });
+      const row = await repo.create({ tenantId, userId: auth.userId, thingsIds: ids, range, owner });
       start(row);
       return toTask(row);
     },
@@ -179,9 +190,14 @@ export function quickDeleteService(deps: QuickDeleteDeps, repo: QuickDeleteRepos
       return { total, current_page: q.current_page, page_size: q.page_size, list: rows.map(toTask) };
     },
 
-    /** Resumes tasks a stopped server left unfinished. */
-    async resume(): Promise<void> {
-      for (const t of await repo.unfinished()) start(t);
+    /**
+     * Resumes the tasks a stopped server copy left unfinished: every step is an idempotent delete, so
+     * the plan is made again from what is left and run to the end.
+     */
+    async recover(pass: RecoveryPass): Promise<number> {
+      const tasks = await repo.claimInterrupted(pass.dead(), pass.owner);
+      for (const t of tasks) start(t);
+      return tasks.length;
     },
 
     /** Resolves when every running task has finished (shutdown, tests). */

@@ -6,6 +6,7 @@ import type { RawSql } from '../../db/client.ts';
 import type { Auth } from '../../lib/auth.ts';
 import { ApiError, badRequest, conflict, notFound } from '../../lib/errors.ts';
 import type { EventBus } from '../../lib/events.ts';
+import { INTERRUPTED, type RecoveryPass } from '../../lib/job-leases.ts';
 import type { CommandRow } from '../command/command.repository.ts';
 import type { CommandService, DeviceResponse } from '../command/command.service.ts';
 import { requireDevice } from '../things/things.access.ts';
@@ -98,6 +99,8 @@ export interface FirmwareDeps {
   events: EventBus;
   dataDir: string;
   publicUrl: () => string;
+  /** This server copy's id (`ctx.jobs.owner`): the upgrades it starts name it. */
+  owner?: string;
 }
 
 /**
@@ -107,6 +110,7 @@ export interface FirmwareDeps {
  */
 export function firmwareService(deps: FirmwareDeps) {
   const { raw, commands, events } = deps;
+  const owner = deps.owner ?? null;
   const dir = path.join(deps.dataDir, 'firmware');
   const fileOf = (id: string) => path.join(dir, `${id}.bin`);
 
@@ -311,8 +315,8 @@ export function firmwareService(deps: FirmwareDeps) {
           continue;
         }
         const { rows } = await raw.query<UpgradeRow>(
-          `insert into firmware_upgrades (tenant_id, things_id, firmware_id, version, state, token, scheduled_at, created_by)
-           values ($1,$2,$3,$4,$5,$6,$7,$8) returning ${UP}`,
+          `insert into firmware_upgrades (tenant_id, things_id, firmware_id, version, state, token, scheduled_at, created_by, owner)
+           values ($1,$2,$3,$4,$5,$6,$7,$8,$9) returning ${UP}`,
           [
             auth.tenantId,
             thingsId,
@@ -322,6 +326,7 @@ export function firmwareService(deps: FirmwareDeps) {
             randomBytes(24).toString('hex'),
             scheduled ? new Date(body.at as number) : null,
             auth.userId,
+            owner,
           ],
         );
         const u = scheduled ? rows[0] : await start(rows[0], fw, auth.userId);
@@ -371,9 +376,10 @@ export function firmwareService(deps: FirmwareDeps) {
     /** Each second: start scheduled upgrades that are due; end those whose command timed out. */
     async sweep() {
       const { rows } = await raw.query<UpgradeRow>(
-        `update firmware_upgrades set state = 'idle' where id in
+        `update firmware_upgrades set state = 'idle', owner = $1 where id in
            (select id from firmware_upgrades where state = 'scheduled' and scheduled_at <= now() limit 50)
              and state = 'scheduled' returning ${UP}`,
+        [owner],
       );
       for (const u of rows) {
         const fw = await raw.query<FirmwareRow>(`select ${FW} from firmwares f join device_types d on d.id = f.model_id where f.id = $1`, [
@@ -387,6 +393,39 @@ export function firmwareService(deps: FirmwareDeps) {
       );
       for (const u of stale.rows)
         await update(u.id, { state: 'flash failed', code: 'command.no-response', message: 'the device stopped reporting' });
+    },
+
+    /**
+     * Upgrades a stopped server copy was starting. Once the command is out, the upgrade is the
+     * device's: it keeps waiting for the device's report (or its time-out), even when the copy stopped
+     * before noting the command. One the server was still preparing (not sent) ends as failed with
+     * the reason. A device's final report that was stored but not applied is applied now.
+     */
+    async recover(pass: RecoveryPass): Promise<number> {
+      const linked = await raw.query<{ id: string }>(
+        `update firmware_upgrades u set correlation_id = c.correlation_id, owner = $1
+           from device_commands c
+          where u.state = 'busy' and u.correlation_id is null and ${pass.dead('u.owner')}
+            and c.things_id = u.things_id and c.operation_name = $2 and c.operation_params->>'url' like '%/' || u.token
+          returning u.id`,
+        [pass.owner, Operations.firmwareUpgrade],
+      );
+      const unsent = await raw.query<{ id: string }>(
+        `select id from firmware_upgrades where state in ('idle', 'busy') and correlation_id is null and ${pass.dead()}`,
+      );
+      for (const u of unsent.rows) await update(u.id, { state: 'flash failed', code: INTERRUPTED.code, message: INTERRUPTED.message });
+      const reported = await raw.query<CommandRow>(
+        `select c.* from firmware_upgrades u join device_commands c on c.things_id = u.things_id and c.correlation_id = u.correlation_id
+          where u.state = 'busy' and c.state in ('answered', 'failed')`,
+      );
+      for (const c of reported.rows)
+        await onResponse(c, {
+          correlation_id: c.correlation_id,
+          code: c.state === 'answered' ? 0 : (c.code ?? 1),
+          message: c.message ?? undefined,
+          payload: c.result ?? undefined,
+        });
+      return linked.rows.length + unsent.rows.length + reported.rows.length;
     },
   };
 }

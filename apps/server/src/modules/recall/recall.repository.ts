@@ -1,4 +1,5 @@
 import type { RawSql } from '../../db/client.ts';
+import type { CommandRow } from '../command/command.repository.ts';
 
 export interface TaskRow {
   id: string;
@@ -45,11 +46,12 @@ export function recallRepository(raw: RawSql) {
       size: number | null;
       token: string;
       createdBy: string;
+      owner: string | null;
     }): Promise<TaskRow> {
       const { rows } = await raw.query<TaskRow>(
-        `insert into recall_tasks (tenant_id, things_id, batch_id, filename, size, state, token, created_by)
-         values ($1,$2,$3,$4,$5,'sending',$6,$7) returning ${TASK}`,
-        [t.tenantId, t.thingsId, t.batchId, t.filename, t.size, t.token, t.createdBy],
+        `insert into recall_tasks (tenant_id, things_id, batch_id, filename, size, state, token, created_by, owner)
+         values ($1,$2,$3,$4,$5,'sending',$6,$7,$8) returning ${TASK}`,
+        [t.tenantId, t.thingsId, t.batchId, t.filename, t.size, t.token, t.createdBy, t.owner],
       );
       return rows[0];
     },
@@ -101,6 +103,45 @@ export function recallRepository(raw: RawSql) {
         [id, state, code, message, size ?? null],
       );
       return rows[0] ?? null;
+    },
+    /**
+     * Open tasks of a stopped server copy (`dead`: SQL on `owner`) whose recall command went out before
+     * the copy noted it: linked to it by their upload token, they wait for the device again.
+     */
+    async linkInterrupted(dead: string, operation: string): Promise<number> {
+      const { rows } = await raw.query(
+        `update recall_tasks t set correlation_id = c.correlation_id,
+                state = case when c.state = 'queued' then 'sending' else 'device' end, updated_at = now()
+           from device_commands c
+          where t.state in ${OPEN} and t.correlation_id is null and ${dead}
+            and c.things_id = t.things_id and c.operation_name = $1 and c.operation_params->>'url' like '%/' || t.token
+          returning t.id`,
+        [operation],
+      );
+      return rows.length;
+    },
+    /** Open tasks of a stopped copy whose command never went out end as failed with the reason. */
+    async failUnsent(dead: string, code: string, message: string): Promise<number> {
+      const { rows } = await raw.query(
+        `update recall_tasks set state = 'failed', code = $1, message = $2, token = null, finished_at = now(), updated_at = now()
+          where state in ${OPEN} and correlation_id is null and ${dead} returning id`,
+        [code, message],
+      );
+      return rows.length;
+    },
+    /** Open tasks whose command the device answered `settledFor` seconds ago or more, not applied yet. */
+    async answeredOpen(
+      settledFor: number,
+    ): Promise<(Pick<TaskRow, 'id' | 'tenant_id' | 'things_id' | 'filename' | 'created_at'> & { command: CommandRow })[]> {
+      const { rows } = await raw.query<
+        Pick<TaskRow, 'id' | 'tenant_id' | 'things_id' | 'filename' | 'created_at'> & { command: CommandRow }
+      >(
+        `select t.id, t.tenant_id, t.things_id, t.filename, t.created_at, to_jsonb(c) as command from recall_tasks t
+           join device_commands c on c.things_id = t.things_id and c.correlation_id = t.correlation_id
+          where t.state in ${OPEN} and c.state = 'answered' and c.updated_at <= now() - make_interval(secs => $1)`,
+        [settledFor],
+      );
+      return rows;
     },
     async upsertFile(f: Omit<FileRow, 'id' | 'stored_at'>): Promise<{ previous: number | null }> {
       const prev = await raw.query<{ size: number }>('select size::float8 as size from recall_files where tenant_id = $1 and name = $2', [

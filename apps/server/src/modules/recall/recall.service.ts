@@ -5,6 +5,7 @@ import { MAX_BATCH_RECALL, Operations, type RecallFileEntry, type RecallTask } f
 import type { RawSql } from '../../db/client.ts';
 import type { Auth } from '../../lib/auth.ts';
 import { ApiError, badRequest, notFound } from '../../lib/errors.ts';
+import { INTERRUPTED, type RecoveryPass } from '../../lib/job-leases.ts';
 import type { CommandRow } from '../command/command.repository.ts';
 import { type CommandService, type DeviceResponse, toCommand } from '../command/command.service.ts';
 import { requireDevice, restrictedUser } from '../things/things.access.ts';
@@ -20,7 +21,12 @@ export interface RecallDeps {
   maxBatch: (tenantId: string) => Promise<number | null>;
   /** Imports a log file into the device's history (the data module's upload path). */
   importLog: (auth: Auth, thingsId: string, file: { name: string; bytes: AsyncIterable<Uint8Array> | Uint8Array }) => Promise<unknown>;
+  /** This server copy's id (`ctx.jobs.owner`): the recalls it sends name it. */
+  owner?: string;
 }
+
+/** A device's answer older than this was not being stored by any live server copy any more. */
+const ANSWER_SETTLED_S = 30;
 
 const entry = (f: Partial<RecallFileEntry>): RecallFileEntry => ({
   name: String(f?.name ?? ''),
@@ -109,6 +115,7 @@ export function recallService(deps: RecallDeps, repo: RecallRepository = recallR
       size,
       token,
       createdBy: auth.userId,
+      owner: deps.owner ?? null,
     });
     try {
       const t = await commands.target(auth.tenantId, thingsId);
@@ -177,6 +184,36 @@ export function recallService(deps: RecallDeps, repo: RecallRepository = recallR
   });
 
   return {
+    /**
+     * Recalls a stopped server copy was sending: a command that went out is the device's to answer
+     * (the task waits for it again); one that never went out ends as failed with the reason. A final
+     * answer that was stored but whose file was not (the copy stopped while storing it) is stored now
+     * from the received parts, or ends as failed.
+     */
+    async recover(pass: RecoveryPass): Promise<number> {
+      let n = await repo.linkInterrupted(pass.dead(), Operations.recallFile);
+      n += await repo.failUnsent(pass.dead(), INTERRUPTED.code, INTERRUPTED.message);
+      for (const t of await repo.answeredOpen(pass.startup && pass.alone ? 0 : ANSWER_SETTLED_S)) {
+        n++;
+        const part = await fs.promises.stat(partPath(t.tenant_id, t.id)).catch(() => null);
+        if (part) {
+          const c = t.command;
+          await finishUpload(c, {
+            correlation_id: c.correlation_id,
+            code: 0,
+            message: c.message ?? undefined,
+            payload: c.result ?? undefined,
+          });
+          continue;
+        }
+        const f = await repo.file(t.tenant_id, storedName(t.things_id, t.filename));
+        if (f && new Date(f.stored_at).getTime() >= new Date(t.created_at).getTime())
+          await repo.finish(t.id, 'done', null, null, Number(f.size));
+        else await repo.finish(t.id, 'failed', INTERRUPTED.code, INTERRUPTED.message);
+      }
+      return n;
+    },
+
     async list(
       auth: Auth,
       thingsId: string,

@@ -1,6 +1,7 @@
 import { FLAG_ERR, FLAG_EXT, FLAG_RTR, forEachFrame, MAX_SPAN_US } from '@loggerhead/can/protocol/batch.ts';
 import type { Backfill, BackfillRange } from '@loggerhead/contract';
 import type { RawSql } from '../../db/client.ts';
+import { INTERRUPTED, type RecoveryPass } from '../../lib/job-leases.ts';
 import { fromB64 } from './bytea.ts';
 import type { SignalIngest } from './signals.ingest.ts';
 
@@ -9,6 +10,7 @@ const CHUNKS_PER_STEP = 16;
 
 interface Row {
   id: string;
+  tenant_id: string;
   things_id: string;
   channel: number;
   begin_time: string | number;
@@ -33,6 +35,8 @@ interface ChunkRow {
 interface Task {
   id: string;
   cancelled: boolean;
+  /** Stopped for shutdown (or taken over by another copy): the row stays running, to be resumed. */
+  left: boolean;
   done: Promise<void>;
 }
 
@@ -44,18 +48,23 @@ const key = (thingsId: string, channel: number) => `${thingsId}/${channel}`;
  * binding and stored like decoded-on-ingest samples (roll-ups, capacity). Time spans the channel
  * already holds decoded samples for (an earlier started period) are skipped, so nothing is stored
  * twice; frames received after the task began are decoded on ingest. One task per channel at a
- * time; pause, unbind or a new binding stop it.
+ * time; pause, unbind or a new binding stop it. A back-fill stopped by a shutdown or a crash is
+ * resumed at the next start (or by another server copy): what it stored is skipped like any other
+ * decoded span.
  */
 export function backfillService(deps: {
   raw: RawSql;
   ingest: SignalIngest;
   log: { warn: (o: object, m: string) => void; error: (o: object, m: string) => void };
+  /** This server copy's id (`ctx.jobs.owner`): the back-fills it runs name it. */
+  owner?: string;
 }) {
   const { raw, ingest } = deps;
+  const owner = deps.owner ?? null;
   const running = new Map<string, Task>();
 
   function toBackfill(r: Row): Backfill {
-    const state = r.state === 'running' && !running.has(key(r.things_id, r.channel)) ? 'interrupted' : (r.state as Backfill['state']);
+    const state = r.state as Backfill['state'];
     return {
       id: r.id,
       things_id: r.things_id,
@@ -116,6 +125,7 @@ export function backfillService(deps: {
     let done = 0;
     let samples = 0;
     for (;;) {
+      if (task.left) return;
       if (task.cancelled) return finish(task.id, 'cancelled', null);
       const page: { rows: ChunkRow[] } = await raw.query<ChunkRow>(
         `select time_start::float8 as time_start, session::float8 as session, seq::float8 as seq, frame_count,
@@ -138,7 +148,12 @@ export function backfillService(deps: {
       for (const r of rows) done += Number(r.frame_count);
       const last = rows[rows.length - 1];
       after = [Number(last.time_start), Number(last.session), Number(last.seq)];
-      await raw.query('update dbc_backfills set done_frames = $2, samples = $3 where id = $1', [task.id, done, samples]);
+      const mine = await raw.query(
+        `update dbc_backfills set done_frames = $2, samples = $3 where id = $1 and ($4::uuid is null or owner = $4::uuid) returning id`,
+        [task.id, done, samples, owner],
+      );
+      // Another copy took it over (this one was silent past its lease): it goes on there.
+      if (!mine.rows.length) task.left = true;
       // Let live ingest and requests in between steps.
       await new Promise((r) => setImmediate(r));
     }
@@ -146,11 +161,26 @@ export function backfillService(deps: {
   }
 
   async function finish(id: string, state: 'done' | 'failed' | 'cancelled', error: string | null) {
-    await raw.query(`update dbc_backfills set state = $2, error = $3, finished_at = now() where id = $1 and state = 'running'`, [
-      id,
-      state,
-      error,
-    ]);
+    await raw.query(
+      `update dbc_backfills set state = $2, error = $3, finished_at = now()
+        where id = $1 and state = 'running' and ($4::uuid is null or owner = $4::uuid)`,
+      [id, state, error, owner],
+    );
+  }
+
+  /** Runs a task row in the background (new, or resumed after a stop). */
+  function launch(row: Row): void {
+    const k = key(row.things_id, row.channel);
+    const task: Task = { id: row.id, cancelled: false, left: false, done: Promise.resolve() };
+    running.set(k, task);
+    task.done = run(task, row.tenant_id, row.things_id, row.channel, Number(row.begin_time) * 1000, Number(row.end_time) * 1000)
+      .catch(async (err) => {
+        deps.log.error({ err, thingsId: row.things_id, channel: row.channel }, 'back-fill failed');
+        await finish(task.id, 'failed', err instanceof Error ? err.message.slice(0, 500) : 'failed').catch(() => {});
+      })
+      .finally(() => {
+        if (running.get(k) === task) running.delete(k);
+      });
   }
 
   return {
@@ -159,19 +189,11 @@ export function backfillService(deps: {
       const k = key(thingsId, channel);
       if (running.has(k)) return 'running';
       const { rows } = await raw.query<Row>(
-        `insert into dbc_backfills (tenant_id, things_id, channel, begin_time, end_time) values ($1, $2, $3, $4, $5) returning *`,
-        [tenantId, thingsId, channel, range.begin_time, range.end_time],
+        `insert into dbc_backfills (tenant_id, things_id, channel, begin_time, end_time, owner) values ($1, $2, $3, $4, $5, $6)
+         returning *`,
+        [tenantId, thingsId, channel, range.begin_time, range.end_time, owner],
       );
-      const task: Task = { id: rows[0].id, cancelled: false, done: Promise.resolve() };
-      running.set(k, task);
-      task.done = run(task, tenantId, thingsId, channel, range.begin_time * 1000, range.end_time * 1000)
-        .catch(async (err) => {
-          deps.log.error({ err, thingsId, channel }, 'back-fill failed');
-          await finish(task.id, 'failed', err instanceof Error ? err.message.slice(0, 500) : 'failed').catch(() => {});
-        })
-        .finally(() => {
-          if (running.get(k) === task) running.delete(k);
-        });
+      launch(rows[0]);
       return toBackfill(rows[0]);
     },
 
@@ -198,10 +220,33 @@ export function backfillService(deps: {
       while (running.size) await Promise.all([...running.values()].map((t) => t.done));
     },
 
-    /** Stops every back-fill (shutdown). */
+    /** Stops every back-fill for a shutdown: they stay running, and the next start resumes them. */
     async stopAll(): Promise<void> {
-      for (const t of running.values()) t.cancelled = true;
+      for (const t of running.values()) t.left = true;
       await Promise.all([...running.values()].map((t) => t.done));
+    },
+
+    /**
+     * Back-fills of a stopped server copy: resumed where the channel still decodes with the binding
+     * they began under (the frames are still stored, and spans decoded before the stop are skipped);
+     * otherwise they end as interrupted with the reason.
+     */
+    async recover(pass: RecoveryPass): Promise<number> {
+      const { rows } = await raw.query<Row & { resumable: boolean }>(
+        `update dbc_backfills d set owner = $1 where d.state = 'running' and ${pass.dead('d.owner')}
+         returning d.*, exists (select 1 from channel_dbc_bindings b where b.things_id = d.things_id and b.channel = d.channel
+                                   and b.state = 1 and b.updated_at <= d.created_at) as resumable`,
+        [pass.owner],
+      );
+      for (const r of rows) {
+        if (r.resumable && !running.has(key(r.things_id, r.channel))) launch(r);
+        else
+          await raw.query(
+            `update dbc_backfills set state = 'interrupted', error = $2, finished_at = now() where id = $1 and state = 'running'`,
+            [r.id, INTERRUPTED.message],
+          );
+      }
+      return rows.length;
     },
   };
 }

@@ -14,6 +14,8 @@ export interface SignalsDeps {
   events: EventBus;
   usage?: { add(tenantId: string, thingsId: string, bytes: number): Promise<void> };
   log: { warn: (o: object, m: string) => void; error: (o: object, m: string) => void };
+  /** This server copy's id (`ctx.jobs.owner`): the back-fills it runs name it. */
+  owner?: string;
 }
 
 /**
@@ -35,7 +37,7 @@ export function createSignals(deps: SignalsDeps) {
   const repo = signalsRepository(raw);
   const cache = new DecoderCache(repo);
   const ingest = new SignalIngest({ raw, repo, cache, events: deps.events, usage: deps.usage, log: deps.log });
-  const backfill = backfillService({ raw, ingest, log: deps.log });
+  const backfill = backfillService({ raw, ingest, log: deps.log, owner: deps.owner });
   return {
     repo,
     query: signalsQueryService(raw, repo),

@@ -5,6 +5,7 @@ import type { RawSql } from '../../db/client.ts';
 import type { Auth } from '../../lib/auth.ts';
 import { ApiError, badRequest, conflict, notFound } from '../../lib/errors.ts';
 import type { EventBus } from '../../lib/events.ts';
+import { INTERRUPTED, type RecoveryPass } from '../../lib/job-leases.ts';
 import type { TargetRow } from '../command/command.repository.ts';
 import type { CommandService } from '../command/command.service.ts';
 import type { EcuService } from '../ecu/ecu.service.ts';
@@ -61,6 +62,8 @@ export function udsService(deps: {
   ecus: EcuService;
   events: EventBus;
   log: { warn: (o: object, m: string) => void };
+  /** This server copy's id (`ctx.jobs.owner`): the flash jobs it runs name it. */
+  owner?: string;
 }) {
   const { raw, commands, ecus } = deps;
   const running = new Map<string, { cancelled: boolean }>();
@@ -172,9 +175,9 @@ export function udsService(deps: {
       let job: JobRow;
       try {
         const { rows } = await raw.query<JobRow>(
-          `insert into ecu_flash_jobs (tenant_id, things_id, ecu_id, firmware_file_id, channel, state, step, created_by)
-           values ($1,$2,$3,$4,$5,'running','extended-session',$6) returning ${JOB}`,
-          [auth.tenantId, thingsId, ecu.id, fwId, tr.channel, auth.userId],
+          `insert into ecu_flash_jobs (tenant_id, things_id, ecu_id, firmware_file_id, channel, state, step, created_by, owner)
+           values ($1,$2,$3,$4,$5,'running','extended-session',$6,$7) returning ${JOB}`,
+          [auth.tenantId, thingsId, ecu.id, fwId, tr.channel, auth.userId, deps.owner ?? null],
         );
         job = rows[0];
       } catch (e) {
@@ -188,7 +191,7 @@ export function udsService(deps: {
           `update ecu_flash_jobs set state = coalesce($2, state), step = coalesce($3, step), progress = coalesce($4, progress),
                   reason = coalesce($5, reason), finished_at = case when $2 in ('done','failed','cancelled') then now() else finished_at end,
                   updated_at = now()
-            where id = $1 returning ${JOB}`,
+            where id = $1 and state = 'running' returning ${JOB}`,
           [job.id, s.state ?? null, s.step ?? null, s.progress ?? null, s.reason ?? null],
         );
         if (rows[0]) deps.events.emit('ecu-flash.job', { tenantId: rows[0].tenant_id, thingsId: rows[0].things_id, job: toJob(rows[0]) });
@@ -219,19 +222,19 @@ export function udsService(deps: {
       return toJob(job);
     },
 
-    /** Jobs whose server copy stopped (no step for 2 minutes, not running here) end as failed. */
-    async sweep() {
-      const { rows } = await raw.query<{ id: string }>(
-        `select id from ecu_flash_jobs where state = 'running' and updated_at < now() - interval '2 minutes'`,
+    /**
+     * Flash jobs of a stopped server copy end as failed with the reason, at the step they reached: the
+     * flashing sequence lives in the copy that ran it and cannot be picked up mid-transfer (the ECU
+     * is left in its programming session, to be flashed again).
+     */
+    async recover(pass: RecoveryPass): Promise<number> {
+      const { rows } = await raw.query<JobRow>(
+        `update ecu_flash_jobs set state = 'failed', reason = $1, finished_at = now(), updated_at = now()
+          where state = 'running' and ${pass.dead()} returning ${JOB}`,
+        [INTERRUPTED.message],
       );
-      for (const r of rows) {
-        if (running.has(r.id)) continue;
-        await raw.query(
-          `update ecu_flash_jobs set state = 'failed', reason = 'interrupted: the server running the upgrade stopped', finished_at = now()
-            where id = $1 and state = 'running'`,
-          [r.id],
-        );
-      }
+      for (const r of rows) deps.events.emit('ecu-flash.job', { tenantId: r.tenant_id, thingsId: r.things_id, job: toJob(r) });
+      return rows.length;
     },
 
     async job(auth: Auth, thingsId: string, id: string) {

@@ -6,7 +6,7 @@ import type { Dayjs } from 'dayjs';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../api/api-error.ts';
-import { errorText } from '../../../api/error-funnel.ts';
+import { errorText, reasonText } from '../../../api/error-funnel.ts';
 import { formatBytes } from '../../../lib/format.ts';
 import { capacityApi } from '../api/capacity.api.ts';
 
@@ -151,7 +151,7 @@ export function QuickDeleteDialog({
                 ? t('capacity.quickDelete.done', { size: formatBytes(task.data?.deleted_bytes ?? 0) })
                 : t('capacity.quickDelete.running', { done: task.data?.steps_done ?? 0, total: task.data?.steps_total ?? 0 })}
           </Typography.Paragraph>
-          {status === FAILED && task.data?.error && <Alert type="error" message={task.data.error} />}
+          {status === FAILED && task.data?.error && <Alert type="error" message={reasonText(task.data.error, t, (k) => i18n.exists(k))} />}
         </div>
       )}
     </Modal>

@@ -3,7 +3,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { Alert, App, Button, Descriptions, Modal, Progress, Typography } from 'antd';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorText } from '../../../api/error-funnel.ts';
+import { errorText, reasonText } from '../../../api/error-funnel.ts';
 import { saveBlob } from '../../../components/data-view/file-download.ts';
 import { EMPTY, formatBytes, formatNumber } from '../../../lib/format.ts';
 import { deviceApi } from '../api/device.api.ts';
@@ -113,7 +113,9 @@ export function DownloadProgressDialog({ tenantId, thingsId, task, onClose }: Pr
             </Descriptions.Item>
           )}
         </Descriptions>
-        {phase === 'failed' && <Alert type="error" showIcon title={p?.error || t('device.progress.status.7')} />}
+        {phase === 'failed' && (
+          <Alert type="error" showIcon title={reasonText(p?.error, t, (k) => i18n.exists(k)) || t('device.progress.status.7')} />
+        )}
         {progress.error && <Alert type="error" showIcon title={errorText(progress.error, t, (k) => i18n.exists(k))} />}
       </div>
     </Modal>

@@ -3,6 +3,7 @@ import { Alert, Button, Card, Flex, Form, Input, Progress, Select, Space, Steps,
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import { reasonText } from '../../../api/error-funnel.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 import { ecuApi, type UdsTransportInput } from '../api/ecu.api.ts';
 import { ecuFilesQuery, flashJobQuery, remoteKeys } from '../api/remote.queries.ts';
@@ -29,7 +30,7 @@ export function flashStepIndex(step: string | null): number {
 
 /** ECU upgrade (spec §2): pick an ECU and a firmware package, run the flashing sequence with per-step progress, cancel. */
 export function EcuUpgradePanel({ tenantId, thingId }: { tenantId: string; thingId: string }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const client = useQueryClient();
   const [form] = Form.useForm<TransportValues>();
   const [firmware, setFirmware] = useState<string | undefined>();
@@ -136,7 +137,7 @@ export function EcuUpgradePanel({ tenantId, thingId }: { tenantId: string; thing
               type="error"
               showIcon
               message={t('remote.ecuUpgrade.failed')}
-              description={j.reason ?? undefined}
+              description={reasonText(j.reason, t, (k) => i18n.exists(k)) || undefined}
               style={{ marginTop: 12 }}
             />
           )}

@@ -2,12 +2,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { SocketClose } from '@loggerhead/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { buildApp, type LoggerheadApp } from '../src/app.ts';
 import { socketRegistry } from '../src/live/socket-registry.ts';
 import { createTestApp, loginAdmin, openTestDatabase, type TestApp, testConfig } from './helper.ts';
-import { externalBroker, until } from './ingest.helpers.ts';
+import { externalBroker } from './ingest.helpers.ts';
 import { makeDevice, makeSubUser, makeTenant, PASSWORD, type TenantFixture } from './things.fixtures.ts';
 
 /**
@@ -19,12 +19,23 @@ import { makeDevice, makeSubUser, makeTenant, PASSWORD, type TenantFixture } fro
 let t: TestApp;
 let port: number;
 let admin: string;
+/** The registry's periodic re-read, run only where a test asks for it. */
+let revalidate: () => Promise<void>;
+
+/** The periodic re-read of sessions would end every socket within a minute anyway: it is held off, so each close comes from its cause. */
+function holdOffPeriodicCheck(app: LoggerheadApp): () => Promise<void> {
+  const registry = socketRegistry(app);
+  const real = registry.revalidate.bind(registry);
+  vi.spyOn(registry, 'revalidate').mockResolvedValue(undefined);
+  return real;
+}
 
 beforeAll(async () => {
   t = await createTestApp();
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   port = (t.app.server.address() as { port: number }).port;
   admin = await loginAdmin(t.app);
+  revalidate = holdOffPeriodicCheck(t.app);
 });
 afterAll(async () => {
   await t?.close();
@@ -33,8 +44,8 @@ afterAll(async () => {
 type Msg = { t: string; code?: string; message?: string; things_id?: string; unread?: number };
 
 /** A real socket that collects what it receives and how it closed. */
-async function open(path: string, token: string) {
-  const ws = new WebSocket(`ws://127.0.0.1:${port}${path}${path.includes('?') ? '&' : '?'}token=${encodeURIComponent(token)}`);
+async function open(path: string, token: string, onPort = port) {
+  const ws = new WebSocket(`ws://127.0.0.1:${onPort}${path}${path.includes('?') ? '&' : '?'}token=${encodeURIComponent(token)}`);
   const got: Msg[] = [];
   let closed: { code: number; after: number } | null = null;
   const waiters: (() => void)[] = [];
@@ -201,7 +212,7 @@ const causes: Cause[] = [
     // nothing else happens: the sockets close when it expires.
     cause: async (sc) => {
       await t.database.raw.query(`update sessions set expires_at = now() + interval '2 seconds' where id = $1`, [sc.s.sessionId]);
-      await socketRegistry(t.app).revalidate();
+      await revalidate();
       expect(socketRegistry(t.app).count(sc.sub.userId)).toBe(3);
     },
   },
@@ -213,7 +224,7 @@ const causes: Cause[] = [
     cause: async (sc) => {
       // Straight in the database, as a copy whose event never arrived would leave it.
       await t.database.raw.query('update sessions set revoked_at = now() where id = $1', [sc.s.sessionId]);
-      await socketRegistry(t.app).revalidate();
+      await revalidate();
     },
   },
   {
@@ -449,15 +460,9 @@ describe('on several server copies, an end of sessions made on one closes the so
     });
     const { token, session_id } = res.json();
     const bPort = (b.server.address() as { port: number }).port;
-    const ws = new WebSocket(`ws://127.0.0.1:${bPort}/v1/messages/live?token=${token}`);
-    const got: Msg[] = [];
-    ws.on('message', (raw) => got.push(JSON.parse(String(raw))));
-    const closed = new Promise<number>((r) => ws.on('close', (code) => r(code)));
-    await until(
-      async () => got,
-      (g) => g.some((m) => m.t === 'ready'),
-    );
-    expect(got).toContainEqual({ t: 'ready' });
+    holdOffPeriodicCheck(b);
+    const bell = await open('/v1/messages/live', token, bPort);
+    await bell.next((m) => m.t === 'ready', 'ready');
     // B has the session cached (it just admitted it) and serves it.
     const self = () => b.inject({ method: 'GET', url: '/v1/tenant/users/self', headers: { authorization: `Bearer ${token}` } });
     expect((await self()).statusCode).toBe(200);
@@ -468,8 +473,9 @@ describe('on several server copies, an end of sessions made on one closes the so
       headers: { authorization: `Bearer ${token}` },
     });
     expect(out.statusCode).toBe(204);
-    expect(await closed).toBe(SocketClose.sessionEnded);
-    expect(got.at(-1)).toMatchObject({ t: 'error', code: 'auth.session-expired' });
+    const closed = await bell.closing();
+    expect(closed.code).toBe(SocketClose.sessionEnded);
+    expect(bell.got[closed.after - 1]).toMatchObject({ t: 'error', code: 'auth.session-expired' });
     expect(socketRegistry(b).count()).toBe(0);
     // Within B's cache window, B refuses the session at once: the relay made it forget.
     expect((await self()).statusCode).toBe(401);

@@ -19,6 +19,8 @@ import { ApiError } from './lib/errors.ts';
 import { EventBus } from './lib/events.ts';
 import type { App } from './lib/fastify.ts';
 import { JobLeases } from './lib/job-leases.ts';
+import { registerRateLimits } from './lib/rate-limits.ts';
+import { registerSecurityHeaders } from './lib/security-headers.ts';
 import { Cluster } from './live/cluster.ts';
 import { type BillingServices, billingServices } from './modules/billing/billing.services.ts';
 import { controlRepository } from './modules/control/control.repository.ts';
@@ -189,6 +191,10 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   });
   app.decorate('routeTable', routeTable);
 
+  // Security headers, compression and rate limits (docs/security.md): before any route, so every
+  // route gets them.
+  await registerSecurityHeaders(app, config);
+  await registerRateLimits(app, config.rateLimits);
   await app.register(cookie);
   await app.register(multipart, { limits: { fileSize: config.maxUploadBytes, files: 1 } });
   await app.register(websocket, { options: { maxPayload: 1024 * 1024 } });
@@ -283,19 +289,38 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   return app;
 }
 
-/** Serves the built console with a history fallback, so a reload on any route works. */
+/**
+ * Serves the built console with a history fallback, so a reload on any route works (GET and HEAD).
+ * Caching: `index.html` is checked again on every load (it names the current build's files); the
+ * files under /assets/ carry a content hash in their names and are kept for a year; anything else
+ * (the favicon…) for an hour.
+ */
 async function registerWeb(app: App, webDir: string | null) {
   const index = webDir ? path.join(webDir, 'index.html') : null;
   const hasWeb = index !== null && fs.existsSync(index);
   if (hasWeb && webDir) {
-    await app.register(fastifyStatic, { root: webDir, wildcard: false, index: false, maxAge: '1h', immutable: false });
+    await app.register(fastifyStatic, {
+      root: webDir,
+      wildcard: false,
+      index: false,
+      cacheControl: false,
+      setHeaders: (reply, file) => reply.header('cache-control', webCacheControl(path.relative(webDir, file))),
+    });
   }
   app.setNotFoundHandler((req, reply) => {
-    if (req.url.startsWith('/v1/') || req.url === '/v1' || req.method !== 'GET' || !hasWeb) {
-      return reply.code(404).send({ code: 'http.404', message: 'Not found' });
-    }
+    const page = (req.method === 'GET' || req.method === 'HEAD') && !/^\/(?:v1|assets)(?:[/?]|$)/.test(req.url);
+    // (a missing build file is a 404, never the page: a stale chunk must fail as a script, not parse HTML)
+    if (!page || !hasWeb) return reply.code(404).send({ code: 'http.404', message: 'Not found' });
     return reply.header('cache-control', 'no-cache').sendFile('index.html');
   });
+}
+
+/** Cache-Control of a file of the built console, by its path relative to the web directory. */
+export function webCacheControl(file: string): string {
+  const f = file.split(path.sep).join('/');
+  if (f === 'index.html') return 'no-cache';
+  if (/^assets\/[^/]+[.-][\w-]{6,}\.\w+$/.test(f)) return 'public, max-age=31536000, immutable';
+  return 'public, max-age=3600';
 }
 
 const SECRET_PARAMS = /([?&](?:token|ujwt|code|state|session_state)=)[^&#]*/g;

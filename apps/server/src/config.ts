@@ -56,12 +56,54 @@ export interface Config {
    * `OIDC_CLIENT_SECRET`, optional `OIDC_NAME` shown on the login page); null when not set.
    */
   oidc: OidcConfig | null;
+  /** Requests per client address and per account in each window, by kind (`RATE_LIMIT_*`, docs/security.md). */
+  rateLimits: RateLimits;
+  /**
+   * Map tiles of the console's maps (`MAP_TILE_URL`, a Leaflet URL template with `{z}/{x}/{y}`, `{s}`
+   * allowed in the host; `MAP_ATTRIBUTION` its credit line). Unset: maps draw a plain grid.
+   * The tile host is added to the console's Content-Security-Policy `img-src`.
+   */
+  mapTileUrl: string | null;
+  mapAttribution: string;
   /**
    * Seconds a server copy may stay silent before its long-running jobs count as interrupted and are
    * resumed or failed by another copy (`JOB_LEASE_SECONDS`, 30). Only matters with several copies.
    */
   jobLeaseSeconds: number;
 }
+
+/** At most `perAddress` requests from one client address, and `perAccount` naming one account, per window; 0 = no limit. */
+export interface RateLimit {
+  perAddress: number;
+  perAccount: number;
+}
+
+export interface RateLimits {
+  /** Length of a window in seconds (`RATE_LIMIT_WINDOW`, 60). */
+  windowSeconds: number;
+  /** Logins and other password checks (`RATE_LIMIT_LOGIN`). */
+  login: RateLimit;
+  /** Verification codes sent (`RATE_LIMIT_CODE`). */
+  code: RateLimit;
+  /** Forgotten-password resets (`RATE_LIMIT_RESET`). */
+  reset: RateLimit;
+  /** Registrations (`RATE_LIMIT_REGISTER`). */
+  register: RateLimit;
+  /** File uploads (`RATE_LIMIT_UPLOAD`). */
+  upload: RateLimit;
+}
+
+/**
+ * Defaults: far above what a person or the test suites do in a minute, low enough that guessing
+ * and flooding from one address or at one account stall at once.
+ */
+export const RATE_LIMIT_DEFAULTS: Omit<RateLimits, 'windowSeconds'> = {
+  login: { perAddress: 300, perAccount: 30 },
+  code: { perAddress: 60, perAccount: 10 },
+  reset: { perAddress: 60, perAccount: 10 },
+  register: { perAddress: 60, perAccount: 10 },
+  upload: { perAddress: 600, perAccount: 300 },
+};
 
 export interface OidcConfig {
   issuer: string;
@@ -170,6 +212,9 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     codeIpLimit: positiveInt(env, 'CODE_IP_LIMIT', 10),
     trustProxy: trustProxy(env),
     oidc: oidc(env),
+    rateLimits: rateLimits(env),
+    mapTileUrl: mapTileUrl(env),
+    mapAttribution: env.MAP_ATTRIBUTION?.trim() ?? '',
     jobLeaseSeconds: positiveInt(env, 'JOB_LEASE_SECONDS', 30),
   };
 }
@@ -200,6 +245,46 @@ function trustProxy(env: Env): false | number | string {
   if (/^\d+$/.test(raw)) return Number(raw);
   if (/^(true|yes|on)$/i.test(raw)) {
     throw new ConfigError('TRUST_PROXY', 'give the hop count or the proxy addresses, not "true" (any client could then forge its address)');
+  }
+  return raw;
+}
+
+/** `RATE_LIMIT_<KIND>=<per address>/<per account>`, e.g. `RATE_LIMIT_LOGIN=300/30`; 0 turns one off. */
+function rateLimits(env: Env): RateLimits {
+  const limits = { windowSeconds: positiveInt(env, 'RATE_LIMIT_WINDOW', 60) } as RateLimits;
+  for (const [kind, def] of Object.entries(RATE_LIMIT_DEFAULTS) as [keyof typeof RATE_LIMIT_DEFAULTS, RateLimit][]) {
+    const name = `RATE_LIMIT_${kind.toUpperCase()}`;
+    const raw = env[name]?.trim();
+    if (!raw) {
+      limits[kind] = { ...def };
+      continue;
+    }
+    const m = /^(\d+)\s*\/\s*(\d+)$/.exec(raw);
+    if (!m)
+      throw new ConfigError(name, `expected "<per address>/<per account>" such as "${def.perAddress}/${def.perAccount}", got "${raw}"`);
+    limits[kind] = { perAddress: Number(m[1]), perAccount: Number(m[2]) };
+  }
+  return limits;
+}
+
+/** A Leaflet tile URL template: http(s), `{z}`, `{x}` and `{y}` in it. */
+function mapTileUrl(env: Env): string | null {
+  const raw = env.MAP_TILE_URL?.trim();
+  if (!raw) return null;
+  const host = /^https?:\/\/([^/?#]+)\//i.exec(raw)?.[1];
+  let ok = host !== undefined && ['{z}', '{x}', '{y}'].every((p) => raw.includes(p));
+  if (ok && host) {
+    try {
+      new URL(`http://${host.replace(/\{[a-z]+\}/gi, 'a')}/`);
+    } catch {
+      ok = false;
+    }
+  }
+  if (!ok) {
+    throw new ConfigError(
+      'MAP_TILE_URL',
+      `expected an http(s) tile URL template with {z}, {x} and {y}, such as https://tile.example.com/{z}/{x}/{y}.png, got "${raw}"`,
+    );
   }
   return raw;
 }

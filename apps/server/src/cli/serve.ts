@@ -1,6 +1,7 @@
 import { buildApp, type LoggerheadApp } from '../app.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 import { listen, PortInUseError } from '../ingest/broker.ts';
+import { secureDataDir } from '../lib/data-dir.ts';
 import { lockDataDir } from '../lib/data-dir-lock.ts';
 import { VERSION } from '../version.ts';
 
@@ -22,8 +23,13 @@ export async function serve(args: string[]): Promise<number> {
   let unlock = () => {};
   let app: LoggerheadApp | null = null;
   try {
+    // What the server writes (database files, uploads, exports) is for its own user only.
+    process.umask(0o077);
+    secureDataDir(config.dataDir);
     if (!config.databaseUrl) unlock = lockDataDir(config.dataDir);
     app = await buildApp(config);
+    // Again now the database is open: PGlite unpacks a new cluster with its archive's modes.
+    secureDataDir(config.dataDir);
     await app.ready();
     const port = await listen(app.server, config.port, config.host, 'PORT');
     // PORT=0 picks a free port: links sent to devices (recall upload, firmware download) use the real one.

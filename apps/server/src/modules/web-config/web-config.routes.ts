@@ -15,7 +15,14 @@ export function webConfigRoutes(app: LoggerheadApp, ctx: AppContext) {
       cloudname: 'Loggerhead',
       homepageLogo: '',
       menu: ['home', 'dashboard', 'car', 'dbc', 'test', 'ecu', 'fence'],
-      link: JSON.stringify({ systemLanguage: 'zh', lowCodeUrl: '', userCenterUrl: '', capacityUrl: '' }),
+      link: JSON.stringify({
+        systemLanguage: 'zh',
+        lowCodeUrl: '',
+        userCenterUrl: '',
+        capacityUrl: '',
+        // The maps' tiles (MAP_TILE_URL); the console's Content-Security-Policy allows their host.
+        ...(ctx.config.mapTileUrl ? { mapTileUrl: ctx.config.mapTileUrl, mapAttribution: ctx.config.mapAttribution } : {}),
+      }),
       resourcePath: '/can',
       isDebug: 0,
       experience: ctx.config.experience,

@@ -473,7 +473,7 @@ describe('the real server killed with SIGKILL mid-job', () => {
     let server = await spawnServer(env);
     children.push(server);
     // The logger is offline: the flash waits in the server for the ECU's first answer.
-    const job = await call('POST', base, { transport: { ecu_id: ecuId }, address: 0x8000 });
+    const job = (await call('POST', base, { transport: { ecu_id: ecuId }, address: 0x8000 })) as { id: string };
     expect(job).toMatchObject({ state: 'running', step: 'extended-session' });
     server.kill('SIGKILL');
     await exited(server);

@@ -194,7 +194,7 @@ export default defineCatalogue({
     'device.frame.std': 'Std',
     'device.frame.ext': 'Ext',
     'device.frame.remote': 'Remote',
-    'device.frame.error': 'Error',
+    'device.frame.error': 'Error frame',
     'device.frame.rx': 'Rx',
     'device.frame.tx': 'Tx',
     'device.filter.channels': 'All channels',

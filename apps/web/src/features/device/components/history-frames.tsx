@@ -15,7 +15,7 @@ import { framesQuery } from '../api/device.queries.ts';
 import { DownloadProgressDialog } from './download-progress-dialog.tsx';
 import { ExportDialog } from './export-dialog.tsx';
 import { type FrameFilter, FrameFilterBar } from './frame-filter-bar.tsx';
-import { formatCanId, formatMicroTime, frameDir, frameFlags, frameKind, spacedHex } from './frame-text.ts';
+import { formatMicroTime, frameDir, frameFlags, frameIdText, frameKind, spacedHex } from './frame-text.ts';
 
 /** Raw frame history of one device (spec §2 device data → history) with export. */
 export function HistoryFrames({ thing, tenantId }: { thing: Thing; tenantId: string }) {
@@ -46,7 +46,7 @@ export function HistoryFrames({ thing, tenantId }: { thing: Thing; tenantId: str
       width: 120,
       render: (f) => (
         <span className="lh-mono" data-testid="history-id">
-          {formatCanId(f.id, f.ext)}
+          {frameIdText(f.id, frameFlags(f))}
         </span>
       ),
     },

@@ -9,7 +9,7 @@ import type { FrameRing } from '../live/frame-ring.ts';
 import { FLAG } from '../live/frame-ring.ts';
 import { LIVE_BUFFER_ROWS, useLiveTrace } from '../live/use-live-trace.ts';
 import { type FrameFilter, FrameFilterBar } from './frame-filter-bar.tsx';
-import { formatCanId, formatMicroTime, frameDir, frameKind, spacedHex } from './frame-text.ts';
+import { formatMicroTime, frameDir, frameIdText, frameKind, spacedHex } from './frame-text.ts';
 import '../device.css';
 
 const TRACE_HEIGHT = 480;
@@ -111,7 +111,7 @@ function TraceRow({ ring, index }: { ring: FrameRing; index: number }) {
       <span>{ring.seq[s]}</span>
       <span>{formatMicroTime(ring.ts[s])}</span>
       <span>CAN{ring.channel[s]}</span>
-      <span data-testid="live-id">{formatCanId(ring.id[s], (flags & FLAG.ext) !== 0)}</span>
+      <span data-testid="live-id">{frameIdText(ring.id[s], flags)}</span>
       <span>{frameKind(flags, t)}</span>
       <span>{frameDir(flags, t)}</span>
       <span>{data.length / 2}</span>

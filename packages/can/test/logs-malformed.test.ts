@@ -112,6 +112,22 @@ function fd64Body(len: number): Uint8Array {
   return body;
 }
 
+/**
+ * An MF4 record as the writer lays it out (record id, INT64 µs, ID, DLC/flags, DataLength,
+ * BusChannel, DataBytes): `size` bytes in all, claiming `dataLength` data bytes.
+ */
+function mf4Record(recordId: number, size: number, dataLength: number): Uint8Array {
+  const r = new Uint8Array(size);
+  const dv = new DataView(r.buffer);
+  r[0] = recordId;
+  dv.setUint32(1, 500, true);
+  dv.setUint32(9, 0x123, true);
+  r[13] = 8;
+  r[14] = dataLength;
+  dv.setUint16(15, 1, true);
+  return r;
+}
+
 const KITS: Record<LogFormat, Kit> = {
   candump: textKit(
     {
@@ -140,6 +156,33 @@ const KITS: Record<LogFormat, Kit> = {
     10,
     (l) => /^\s*\d+\s+\d+\.\d+ /.test(l),
   ),
+  mf4: {
+    by: 'offset',
+    bad: {
+      garbage: Uint8Array.from({ length: 64 }, (_, i) => (i * 37 + 11) & 255),
+      // A classic data frame record (8 data bytes) claiming 12, a CAN FD one (64) claiming 255.
+      badLength: mf4Record(1, 25, 12),
+      huge: mf4Record(2, 81, 255),
+    },
+    cutAt: 10,
+    // The writer's one unsorted data group in one DT block: its records are the units. The
+    // metadata goes first in its unfinalized form (as while writing: the DT block runs to the
+    // end of the file), so that units can be added or taken away.
+    split(file) {
+      const dv = new DataView(file.buffer, file.byteOffset, file.byteLength);
+      const link = (at: number) => Number(dv.getBigUint64(at, true));
+      const dg = link(64 + 24);
+      const dt = link(dg + 24 + 16);
+      const head = file.slice(0, dt + 24);
+      head.set(enc('UnFinMF '));
+      new DataView(head.buffer).setUint16(60, 1 | 4, true);
+      new DataView(head.buffer).setBigUint64(dt + 8, 24n, true);
+      const sizes: Record<number, number> = { 1: 25, 2: 81, 3: 17, 4: 82 };
+      const units: Uint8Array[] = [];
+      for (let p = dt + 24; p < file.length; p += sizes[file[p]]) units.push(file.slice(p, p + sizes[file[p]]));
+      return { head, units, tail: new Uint8Array(0) };
+    },
+  },
   blf: {
     by: 'offset',
     bad: {

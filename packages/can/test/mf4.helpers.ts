@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { CanFrame } from '../src/frame.ts';
 
 /** The CANedge samples: not in this repository; MF4_DIR or the folder beside the checkout. */
 export const MF4_DIR = process.env.MF4_DIR ?? resolve(fileURLToPath(import.meta.url), '../../../../../shared/data/mf4');
@@ -109,4 +110,43 @@ export function records(b: Uint8Array, g: ReturnType<typeof dataGroups>[number])
     p += 1 + size;
   }
   return out;
+}
+
+/**
+ * The CAN frames of canedge-b.MF4, group "CAN_DataFrame" (record id 1, 22 bytes), as its CN
+ * blocks declare: Timestamp REAL64 at byte 0 in ns (× 1e-9 s); IDE bit 0 and ID bits 3-31 of the
+ * UINT32 at 8; EDL bit 0 and DataLength bits 1-7 of byte 12; Dir bit 0, BRS bit 1, BusChannel
+ * bits 2-3 (1-based) and DLC bits 4-7 of byte 13; DataBytes: UINT64 offset at 14 into the records
+ * of the VLSD group (record id 2: UINT32 length, bytes), counted without their record ids.
+ */
+export function canedgeBFrames(b: Uint8Array): CanFrame[] {
+  const v = dv(b);
+  const [g] = dataGroups(b);
+  const start = startUs(b);
+  const payloads = new Map<number, Uint8Array>();
+  let run = 0;
+  const frames: { at: number; off: number }[] = [];
+  for (const r of records(b, g)) {
+    if (r.id === 2) {
+      const n = v.getUint32(r.at, true);
+      payloads.set(run, b.subarray(r.at + 4, r.at + 4 + n));
+      run += 4 + n;
+    } else if (r.id === 1) frames.push({ at: r.at, off: Number(v.getBigUint64(r.at + 14, true)) });
+  }
+  return frames.map(({ at, off }) => {
+    const id32 = v.getUint32(at + 8, true);
+    return {
+      ts: start + Math.round(v.getFloat64(at, true) / 1000),
+      channel: ((b[at + 13] >> 2) & 3) - 1,
+      id: id32 >>> 3,
+      ext: (id32 & 1) === 1,
+      fd: (b[at + 12] & 1) === 1,
+      brs: false,
+      esi: false,
+      rtr: false,
+      err: false,
+      tx: (b[at + 13] & 1) === 1,
+      data: (payloads.get(off) as Uint8Array).subarray(0, b[at + 12] >> 1),
+    };
+  });
 }

@@ -79,7 +79,7 @@ export const KnownCodes = {
   'things.unknown-type': 'Unknown device type',
   'things.bad-channel': 'The device has no such CAN channel',
   'data.bad-range': 'The end time must be after the begin time',
-  'data.bad-format': 'The file is not a supported log (candump -L, Vector ASC, BLF or PEAK TRC, also gzip-compressed)',
+  'data.bad-format': 'The file is not a supported log (candump -L, Vector ASC, BLF, PEAK TRC or ASAM MF4, also gzip-compressed)',
   'data.not-ready': 'The export is not finished yet',
   'data.export-limit': 'The experience account exports at most one hour of data at a time: choose a shorter range',
   'data.export-busy': 'An export of yours is still running: wait for it or cancel it',

@@ -1,9 +1,8 @@
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { CanFrame } from '@loggerhead/can';
-import { readLog } from '@loggerhead/can/logs/index.ts';
 import { LoggerDevice, readGpsCsv, replay, replayGps, runFleet, timeShift } from '@loggerhead/simulator';
-import { describeSkipped } from '../lib/log-file.ts';
+import { describeSkipped, readLogFile } from '../lib/log-file.ts';
 
 const HELP = `Usage:
   loggerhead simulate --broker URL --device ID --key KEY (--log FILE | --gps FILE | both) [--fast | --realtime [--batch-ms MS]] [--loop] [--keep-time] [--mqtt5]
@@ -114,14 +113,14 @@ export async function simulate(args: string[]): Promise<number> {
   let format = '';
   let skipped = 0;
   if (v.log) {
-    let bytes: Buffer;
+    // Read as a stream (gzip inflated on the way; MF4 by random access), never loaded whole.
+    let log: Awaited<ReturnType<typeof readLogFile>>;
     try {
-      bytes = fs.readFileSync(v.log as string);
+      log = await readLogFile(v.log as string);
     } catch (e) {
       console.error(`loggerhead simulate: cannot read ${v.log}: ${(e as Error).message}`);
       return 1;
     }
-    const log = readLog(bytes);
     // Nothing readable: one line and a non-zero exit; lines skipped in a readable file: one line, go on.
     if (log.error) {
       console.error(`loggerhead simulate: ${v.log}: ${log.error}`);

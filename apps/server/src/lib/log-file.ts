@@ -2,13 +2,16 @@
  * A CAN log file read from a byte stream (an upload, a file on disk, a recalled file): gzip
  * (magic bytes 1f 8b) is inflated on the way with node:zlib, the format is taken from the first
  * bytes (or the file name: `trip.asc.gz`), and the frames are parsed piece by piece, so neither
- * the compressed nor the inflated file is ever held whole.
+ * the compressed nor the inflated file is ever held whole. MF4 is read by random access from the
+ * file (a stream is first written to a temporary file, see mf4-file.ts).
  */
 import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import type { CanFrame } from '@loggerhead/can';
 import { AutoLogReader, addStreamProblem, isGzip, type LogFormat, type LogReadResult } from '@loggerhead/can/logs/index.ts';
+import { isMf4 } from '@loggerhead/can/logs/mf4/mf4-reader.ts';
+import { isMf4File, readMf4File, readMf4Stream } from './mf4-file.ts';
 
 export interface LogFileOptions {
   /** File name, for the format when the content does not tell (and for messages). */
@@ -44,6 +47,11 @@ async function* prepend(first: Uint8Array, rest: AsyncIterator<Uint8Array>): Asy
  * `LogTooLargeError` past `maxInflatedBytes`, and whatever the source itself throws.
  */
 export async function readLogStream(source: AsyncIterable<Uint8Array> | Uint8Array, opts: LogFileOptions = {}): Promise<LogFileResult> {
+  // MF4 links back and forth: a file on disk is read in place, by random access.
+  if (source instanceof fs.ReadStream && typeof source.path === 'string' && (await isMf4File(source.path))) {
+    source.destroy();
+    return { ...(await readMf4File(source.path, { utcOffsetMinutes: opts.utcOffsetMinutes })), gzip: false };
+  }
   const iterable: AsyncIterable<Uint8Array> =
     source instanceof Uint8Array
       ? (async function* () {
@@ -51,9 +59,9 @@ export async function readLogStream(source: AsyncIterable<Uint8Array> | Uint8Arr
         })()
       : source;
   const it = iterable[Symbol.asyncIterator]();
-  // Enough bytes to see the gzip magic (a first piece of one byte is allowed).
+  // Enough bytes to see the gzip or MF4 magic (a first piece of one byte is allowed).
   let head = new Uint8Array(0);
-  while (head.length < 2) {
+  while (head.length < 8) {
     const r = await it.next();
     if (r.done) break;
     const joined = new Uint8Array(head.length + r.value.length);
@@ -62,6 +70,9 @@ export async function readLogStream(source: AsyncIterable<Uint8Array> | Uint8Arr
     head = joined;
   }
   const gzip = isGzip(head);
+  if (!gzip && isMf4(head) && !(source instanceof Uint8Array)) {
+    return { ...(await readMf4Stream(head, it, { utcOffsetMinutes: opts.utcOffsetMinutes })), gzip: false };
+  }
   const reader = new AutoLogReader({ name: opts.name, format: opts.format, utcOffsetMinutes: opts.utcOffsetMinutes });
   const frames: CanFrame[] = [];
   const take = (chunk: Uint8Array) => {

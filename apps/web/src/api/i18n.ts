@@ -80,7 +80,7 @@ const zh: Record<string, string> = {
   'errors.things.unknown-type': '未知的设备类型',
   'errors.things.bad-channel': '设备没有该 CAN 通道',
   'errors.data.bad-range': '结束时间须晚于开始时间',
-  'errors.data.bad-format': '文件不是支持的日志格式（candump -L、Vector ASC、BLF 或 PEAK TRC，也可为 gzip 压缩）',
+  'errors.data.bad-format': '文件不是支持的日志格式（candump -L、Vector ASC、BLF、PEAK TRC 或 ASAM MF4，也可为 gzip 压缩）',
   'errors.data.not-ready': '导出尚未完成',
   'errors.job.interrupted': '因服务器重启而中断',
   'errors.data.export-limit': '体验账号每次最多导出一小时的数据，请缩短时间范围',

@@ -48,7 +48,7 @@ export const FramesPageSchema = z.object({
   list: z.array(FrameSchema),
 });
 
-export const EXPORT_FORMATS = ['candump', 'asc', 'blf', 'trc', 'csv'] as const;
+export const EXPORT_FORMATS = ['candump', 'asc', 'blf', 'trc', 'mf4', 'csv'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 export const DownloadCreateSchema = z.object({

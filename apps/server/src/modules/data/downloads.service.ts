@@ -1,5 +1,6 @@
+import { deflateSync } from 'node:zlib';
 import type { CanFrame } from '@loggerhead/can';
-import { writeLog } from '@loggerhead/can/logs/index.ts';
+import { createLogWriter, writeLog } from '@loggerhead/can/logs/index.ts';
 import { toFrame } from '@loggerhead/can/protocol/batch.ts';
 import { type DownloadCreate, type DownloadProgress, DownloadStatus } from '@loggerhead/contract';
 import type { RawSql } from '../../db/client.ts';
@@ -34,7 +35,7 @@ export const EXPERIENCE_EXPORT = {
   keepMs: 30 * 60_000,
 } as const;
 
-const EXT = { candump: 'log', asc: 'asc', blf: 'blf', trc: 'trc', csv: 'csv' } as const;
+const EXT = { candump: 'log', asc: 'asc', blf: 'blf', trc: 'trc', mf4: 'mf4', csv: 'csv' } as const;
 /** candump and CSV are written in pieces of this many frames. */
 const PIECE = 200_000;
 
@@ -105,13 +106,17 @@ export function downloadsService(
       let read = 0;
       let lastReport = Date.now();
       try {
-        const streamed = body.format === 'candump' || body.format === 'csv';
+        const streamed = body.format === 'candump' || body.format === 'csv' || body.format === 'mf4';
+        // MF4 goes out in DZ blocks as the frames come; its metadata is rewritten at the start at the end.
+        const mf4 =
+          body.format === 'mf4' ? createLogWriter('mf4', { compress: true, deflate: (raw) => deflateSync(raw, { level: 3 }) }) : null;
         let piece: CanFrame[] = [];
         const all: CanFrame[] = [];
         if (body.format === 'csv') await fh.write(CSV_HEADER);
         const flushPiece = async () => {
           if (!piece.length) return;
           if (body.format === 'csv') await fh.write(csvLines(piece));
+          else if (mf4) await fh.write(mf4.write(piece));
           else await fh.write(writeLog(piece, 'candump'));
           out += piece.length;
           piece = [];
@@ -144,6 +149,11 @@ export function downloadsService(
           await fh.write(writeLog(all, body.format as 'asc' | 'blf' | 'trc'));
           out = all.length;
         } else await fh.write(writeLog([], body.format as 'asc' | 'blf' | 'trc'));
+        if (mf4) {
+          await fh.write(mf4.end());
+          const head = mf4.header?.() ?? new Uint8Array(0);
+          await fh.write(head, 0, head.length, 0);
+        }
       } finally {
         await fh.close();
       }

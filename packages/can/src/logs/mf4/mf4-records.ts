@@ -21,6 +21,8 @@ const MAX_RECORD = 16 << 20;
 const FRAMES_PER_FILL = 8192;
 /** Payloads held for frames still to come, and frames held for payloads still to come. */
 const MAX_WAITING = 1 << 16;
+/** Records in a row with known ids that make a position after damage a record start again. */
+const RESYNC_RECORDS = 4;
 
 interface Decoder {
   size: number;
@@ -210,6 +212,7 @@ export class GroupReader {
         return;
       }
     }
+    if (this.lost) pos = this.resync(b, pos);
     const queued = this.queue.length;
     while (pos < b.length) {
       if (this.skip > 0) {
@@ -223,6 +226,15 @@ export class GroupReader {
       if (size === -2) {
         // A VLSD record too big to keep: pass over it.
         this.skip = this.bigSize;
+        continue;
+      }
+      if (size === -3) {
+        this.ctx.warnings.offset(
+          this.offsetOf(pos),
+          `record id ${this.idAt(b, pos)} belongs to no channel group: bytes skipped up to the next records`,
+        );
+        this.lost = true;
+        pos = this.resync(b, pos + 1);
         continue;
       }
       if (size < 0 || pos + size > b.length) {
@@ -263,6 +275,15 @@ export class GroupReader {
       append(Math.min(b.length, 16));
       size = this.recordSize(buf, 0, len);
     }
+    if (size === -3) {
+      this.ctx.warnings.offset(
+        this.carryOffset,
+        `record id ${this.idAt(buf, 0)} belongs to no channel group: bytes skipped up to the next records`,
+      );
+      this.carry = null;
+      this.lost = true;
+      return 0;
+    }
     if (size === -2) {
       this.carry = null;
       this.skip = this.bigSize - len;
@@ -287,15 +308,55 @@ export class GroupReader {
   }
 
   private bigSize = 0;
+  /** After bytes that are no record: look for where records start again. */
+  private lost = false;
 
-  /** Size of the record at `pos`, -1 when its size is not in `b` yet, -2 for an oversized VLSD record. */
+  /**
+   * Where records plausibly start again at or after `from` (unsorted data after damage): the
+   * first position from which a few records in a row have known ids. `b.length` when none (the
+   * search goes on in the next window).
+   */
+  private resync(b: Uint8Array, from: number): number {
+    for (let q = from; q < b.length; q++) {
+      let p = q;
+      let n = 0;
+      while (n < RESYNC_RECORDS && p < b.length) {
+        const size = this.recordSize(b, p, b.length);
+        if (size === -3 || size === -2) break;
+        if (size === -1 || p + size > b.length) {
+          // Runs past this window: as far as it can be checked, it fits.
+          n = RESYNC_RECORDS;
+          break;
+        }
+        p += size;
+        n++;
+      }
+      if (n >= RESYNC_RECORDS || (n > 0 && p === b.length)) {
+        this.lost = false;
+        return q;
+      }
+    }
+    return b.length;
+  }
+
+  private idAt(b: Uint8Array, pos: number): number {
+    let id = 0;
+    for (let i = this.dg.recIdSize - 1; i >= 0; i--) id = id * 256 + b[pos + i];
+    return id;
+  }
+
+  /**
+   * Size of the record at `pos`: -1 when its size is not in `b` yet, -2 for an oversized VLSD
+   * record, -3 for a record id of no channel group.
+   */
   private recordSize(b: Uint8Array, pos: number, end: number): number {
     const idSize = this.dg.recIdSize;
     if (idSize === 0) {
       return (this.single as Decoder).size;
     }
     if (end - pos < idSize) return -1;
-    const dec = this.decoderAt(b, pos);
+    const dec = this.byId.get(this.idAt(b, pos));
+    if (!dec) return -3;
     if (!dec.vlsd) return idSize + dec.size;
     if (end - pos < idSize + 4) return -1;
     const n = b[pos + idSize] + b[pos + idSize + 1] * 256 + b[pos + idSize + 2] * 65536 + b[pos + idSize + 3] * 16777216;
@@ -308,11 +369,8 @@ export class GroupReader {
   }
 
   private decoderAt(b: Uint8Array, pos: number): Decoder {
-    const idSize = this.dg.recIdSize;
-    let id = 0;
-    for (let i = idSize - 1; i >= 0; i--) id = id * 256 + b[pos + i];
-    const dec = this.byId.get(id);
-    if (!dec) throw new Mf4Error(this.offsetOf(pos), `record id ${id} belongs to no channel group of data group at ${this.dg.offset}`);
+    const dec = this.byId.get(this.idAt(b, pos));
+    if (!dec) throw new Mf4Error(this.offsetOf(pos), `record id ${this.idAt(b, pos)} belongs to no channel group`);
     return dec;
   }
 
@@ -389,6 +447,10 @@ export class GroupReader {
       return;
     }
     if (bytes.fixed) {
+      if (length > bytes.length) {
+        ctx.warnings.offset(fileOffset, `DataLength ${length} is more than the record's ${bytes.length} data bytes`);
+        return;
+      }
       f.data = this.ctx.arena.copy(b, p + bytes.byteOffset, Math.max(0, Math.min(want, bytes.length)));
       this.keep(f, fileOffset);
       return;

@@ -20,4 +20,4 @@ export function statusKey(status: number): string {
 export const CLOSE_AFTER_DONE_MS = 2_000;
 
 /** File extension of each export format (used when the server sends no file name). */
-export const EXPORT_EXTENSIONS = { candump: 'log', asc: 'asc', blf: 'blf', trc: 'trc', csv: 'csv' } as const;
+export const EXPORT_EXTENSIONS = { candump: 'log', asc: 'asc', blf: 'blf', trc: 'trc', mf4: 'mf4', csv: 'csv' } as const;

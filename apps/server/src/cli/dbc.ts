@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
-import type { DbcParseResult } from '@loggerhead/can';
-import { parseDbc } from '@loggerhead/can';
+// The parser alone: a command that reads a DBC loads no more of the library than it needs.
+import type { DbcParseResult } from '@loggerhead/can/dbc/dbc.model.ts';
+import { parseDbc } from '@loggerhead/can/dbc/dbc.parser.ts';
 
 const USAGE = `Usage: loggerhead dbc check [--warnings] FILE...
 

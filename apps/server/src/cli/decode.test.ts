@@ -1,8 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const BIN = fileURLToPath(new URL('../../bin/loggerhead.mjs', import.meta.url));
@@ -90,6 +91,96 @@ describe('loggerhead decode', () => {
     const r = run('decode', '--dbc', bad, '--log', log);
     expect(r.code).toBe(1);
     expect(r.stderr.trim()).toBe(`${bad}:2:14 byte order must be 0 (Motorola) or 1 (Intel)`);
+  });
+});
+
+describe('loggerhead decode: values JSON cannot hold, odd lines, other formats', () => {
+  const corner = file(
+    'corner.dbc',
+    `VERSION ""
+BU_: ECU
+BO_ 1 WIDE: 8 ECU
+ SG_ U64 : 0|64@1+ (1,0) [0|0] "" ECU
+BO_ 2 FLOAT: 4 ECU
+ SG_ F : 0|32@1- (1,0) [0|0] "" ECU
+SIG_VALTYPE_ 2 F : 1;
+`,
+  );
+  // 001: all ones = 2^64 - 1 (20 digits), then 5; 002: float32 0x7FC00000 = NaN, 0x7F800000 = +Infinity,
+  // 0x3FC00000 = 1.5 (little-endian bytes). Remote, CAN FD and error lines go through the full parser.
+  const lines = file(
+    'corner.log',
+    `(1700000000.000001) can0 001#FFFFFFFFFFFFFFFF R
+(1700000000.000002) can0 001#0500000000000000
+(1700000000.000003) can0 002#0000C07F T
+(1700000000.000004) can0 002#0000807F
+(1700000000.000005) can0 002#R
+(1700000000.000006) can0 002##10000C03F
+(1700000000.000007) can0 20000002#0000000000000000
+(1700000000.000008) vcan12 002#0000C03F
+not a candump line
+`,
+  );
+
+  it('writes wide integers as exact digit strings and a float NaN/Infinity as strings in JSON', () => {
+    const r = run('decode', '--dbc', corner, '--log', lines);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(':9 '); // the bad line is reported (skipped)
+    const out = r.stdout.trim().split('\n');
+    expect(out.map((l) => JSON.parse(l))).toEqual([
+      { ts: 1700000000.000001, channel: 'can0', id: 1, ext: false, message: 'WIDE', signals: { U64: '18446744073709551615' } },
+      { ts: 1700000000.000002, channel: 'can0', id: 1, ext: false, message: 'WIDE', signals: { U64: 5 } },
+      { ts: 1700000000.000003, channel: 'can0', id: 2, ext: false, message: 'FLOAT', signals: { F: 'NaN' } },
+      { ts: 1700000000.000004, channel: 'can0', id: 2, ext: false, message: 'FLOAT', signals: { F: 'Infinity' } },
+      // The CAN FD frame (read by the full parser) decodes like any other; remote and error frames do not.
+      { ts: 1700000000.000006, channel: 'can0', id: 2, ext: false, message: 'FLOAT', signals: { F: 1.5 } },
+      { ts: 1700000000.000008, channel: 'can12', id: 2, ext: false, message: 'FLOAT', signals: { F: 1.5 } },
+    ]);
+    // The exact text, not only what JSON.parse makes of it.
+    expect(out[0]).toContain('"U64": "18446744073709551615"');
+    expect(out[2]).toContain('"F": "NaN"');
+  });
+
+  it('writes the same values bare in CSV', () => {
+    const r = run('decode', '--dbc', corner, '--log', lines, '--format', 'csv');
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim().split('\n')).toEqual([
+      'ts,channel,id,ext,message,WIDE.U64,FLOAT.F',
+      '1700000000.000001,can0,1,false,WIDE,18446744073709551615,',
+      '1700000000.000002,can0,1,false,WIDE,5,',
+      '1700000000.000003,can0,2,false,FLOAT,,NaN',
+      '1700000000.000004,can0,2,false,FLOAT,,Infinity',
+      '1700000000.000006,can0,2,false,FLOAT,,1.5',
+      '1700000000.000008,can12,2,false,FLOAT,,1.5',
+    ]);
+  });
+
+  it('reads gzip and Vector ASC logs (times since the recording start) the same way', () => {
+    const gz = join(dir, 'car.log.gz');
+    writeFileSync(gz, gzipSync(readFileSync(log)));
+    expect(run('decode', '--dbc', dbc, '--log', gz).stdout).toBe(run('decode', '--dbc', dbc, '--log', log).stdout);
+    const asc = file(
+      'car.asc',
+      `date Tue Nov 14 22:13:20.000 2023
+base hex  timestamps absolute
+no internal events logged
+Begin Triggerblock Tue Nov 14 22:13:20.000 2023
+   0.000100 1  123             Rx   d 4 1F 40 50 00
+   0.250000 2  18FEF115x       Rx   d 8 01 14 00 00 00 00 00 00
+End TriggerBlock
+`,
+    );
+    const r = run('decode', '--dbc', dbc, '--log', asc);
+    expect(r.code).toBe(0);
+    expect(
+      r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    ).toEqual([
+      { ts: 0.0001, channel: 'can0', id: 0x123, ext: false, message: 'ENGINE', signals: { RPM: 2000, TEMP: 40 } },
+      { ts: 0.25, channel: 'can1', id: 0x18fef115, ext: true, message: 'EXT_MUX', signals: { PAGE: 1, A: 10 } },
+    ]);
   });
 });
 

@@ -1,64 +1,116 @@
-import { readFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { type CanFrame, type CompiledMessage, compileDbc, type DbcDecoder, readLog } from '@loggerhead/can';
+import { createGunzip } from 'node:zlib';
+import type { CompiledMessage, DbcDecoder } from '@loggerhead/can/dbc/dbc.decoder.ts';
+import { compileDbc } from '@loggerhead/can/dbc/dbc.decoder.ts';
+import type { LogFormat, LogReadResult } from '@loggerhead/can/logs/types.ts';
+import { FastCandump, type FrameVisitor, looksLikeCandump } from './candump-fast.ts';
 import { readDbcFile } from './dbc.ts';
+import { absent, ByteOut, bytesOf, type MessageOut, messageOut, writeSeconds, writeValue } from './decode-output.ts';
 
 const USAGE = `Usage: loggerhead decode --dbc FILE --log FILE [--format jsonl|csv] [--labels]
 
-Decodes a CAN log (candump -L, Vector ASC or BLF, detected from the content) with a DBC file.
-Prints one line per decoded frame, in log order; frames whose id the DBC lacks are skipped.
+Decodes a CAN log (candump -L, Vector ASC or BLF, detected from the content; gzip too) with a DBC
+file. Prints one line per decoded frame, in log order; frames whose id the DBC lacks are skipped.
+The log is read as a stream: memory stays flat whatever its size.
   jsonl (default)  {"ts": seconds, "channel": "can0", "id": n, "ext": bool, "message": name, "signals": {...}}
   csv              one row per frame: ts,channel,id,ext,message, then a MESSAGE.SIGNAL column per signal
-  --labels         jsonl: add "labels": {signal: value-table label} where the DBC has one`;
+                   (the file is read twice: once to find the messages it holds)
+  --labels         jsonl: add "labels": {signal: value-table label} where the DBC has one
+A float signal holding NaN or an infinity is written as "NaN", "Infinity", "-Infinity" (JSON strings;
+bare in CSV); an integer beyond 2^53 (signals over 53 bits) as its exact digits, a string in JSON.`;
 
-/**
- * Physical values print without binary noise (0.1 * 3 prints 0.3, not 0.30000000000000004): the
- * 15-digit form is taken only when it is within two ulps of the value, so real precision is kept.
- */
-function num(v: number): string {
-  if (Number.isInteger(v) || !Number.isFinite(v)) return JSON.stringify(v);
-  const short = Number(v.toPrecision(15));
-  return String(Math.abs(short - v) <= Math.abs(v) * 4.5e-16 ? short : v);
-}
-
-/** Seconds with the log's microseconds exactly (epoch seconds need 16 digits). */
-function seconds(us: number): string {
-  if (!Number.isSafeInteger(us)) return num(us / 1e6);
-  const sign = us < 0 ? '-' : '';
-  const a = Math.abs(us);
-  return `${sign}${Math.floor(a / 1e6)}.${String(a % 1e6).padStart(6, '0')}`;
-}
+/** Bytes read at a time. */
+const PIECE = 1 << 20;
+/** Output is written in pieces of about this many bytes. */
+const FLUSH_AT = 1 << 20;
 
 /** Buffered stdout that waits when the pipe is full and stops quietly when it is closed (`| head`). */
-class Output {
-  private chunks: string[] = [];
-  private size = 0;
+class Output extends ByteOut {
   closed = false;
 
   constructor() {
+    super(FLUSH_AT + (1 << 16));
     process.stdout.on('error', () => {
       this.closed = true;
     });
   }
 
-  async line(s: string): Promise<void> {
-    this.chunks.push(s, '\n');
-    this.size += s.length + 1;
-    if (this.size >= 1 << 16) await this.flush();
+  line(s: string): void {
+    const b = bytesOf(`${s}\n`);
+    this.ensure(b.length);
+    this.bytes(b);
   }
 
   async flush(): Promise<void> {
-    if (this.closed || this.size === 0) return;
-    const text = this.chunks.join('');
-    this.chunks = [];
-    this.size = 0;
-    if (!process.stdout.write(text)) await new Promise<void>((ok) => process.stdout.once('drain', ok).once('error', ok));
+    if (this.closed || this.pos === 0) return;
+    const piece = this.take();
+    // The buffer is used again only once the write is done with it.
+    const more = process.stdout.write(piece, (err) => {
+      if (!err) this.give(piece);
+    });
+    if (!more) await new Promise<void>((ok) => process.stdout.once('drain', ok).once('error', ok));
   }
 }
 
-function timeOf(f: CanFrame, start: number | undefined): string {
-  // Seconds as the log writes them: candump has epoch times, ASC/BLF times since the recording start.
-  return seconds(start === undefined ? f.ts : f.ts - start);
+/** The first bytes of a file (to recognise its format), inflated when it is gzip. */
+async function head(path: string): Promise<{ bytes: Uint8Array; gzip: boolean }> {
+  const fh = await open(path, 'r');
+  try {
+    const buf = new Uint8Array(64 * 1024);
+    const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
+    const bytes = buf.subarray(0, bytesRead);
+    const gzip = bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
+    if (!gzip) return { bytes, gzip };
+    const inflated: Buffer[] = [];
+    let size = 0;
+    for await (const part of createReadStream(path, { highWaterMark: PIECE }).pipe(createGunzip())) {
+      inflated.push(part as Buffer);
+      size += (part as Buffer).length;
+      if (size >= buf.length) break;
+    }
+    return { bytes: Buffer.concat(inflated), gzip };
+  } finally {
+    await fh.close();
+  }
+}
+
+/**
+ * Reads the log as a stream and visits its data frames in log order (remote and error frames carry
+ * nothing to decode). candump takes the fast path (no object per frame); the other formats go through
+ * the library's stream readers. `piece` runs after each piece read (to flush output). Resolves with
+ * the reader's result (warnings, error).
+ */
+async function readFrames(
+  path: string,
+  format: LogFormat,
+  gzip: boolean,
+  visit: FrameVisitor,
+  piece: () => Promise<void>,
+): Promise<LogReadResult> {
+  const source = createReadStream(path, { highWaterMark: PIECE });
+  const input = gzip ? source.pipe(createGunzip()) : source;
+  if (format === 'candump') {
+    const reader = new FastCandump(visit);
+    for await (const b of input) {
+      reader.push(b as Buffer);
+      await piece();
+    }
+    return reader.end();
+  }
+  const { createLogReader } = await import('@loggerhead/can/logs/index.ts');
+  const reader = createLogReader(format);
+  const each = (frames: { ts: number; channel: number; id: number; ext: boolean; rtr: boolean; err: boolean; data: Uint8Array }[]) => {
+    for (const f of frames) if (!f.rtr && !f.err) visit(f.ts, f.channel, f.id, f.ext, f.data, f.data, -1, -1);
+  };
+  for await (const b of input) {
+    each(reader.push(b as Buffer));
+    await piece();
+  }
+  const r = reader.end();
+  each(r.frames);
+  return r;
 }
 
 export async function decode(args: string[]): Promise<number> {
@@ -99,76 +151,161 @@ export async function decode(args: string[]): Promise<number> {
     console.error(`loggerhead decode: ${opts.dbc}: ${(e as Error).message}`);
     return 1;
   }
-  let bytes: Uint8Array;
+  let format: LogFormat | null;
+  let gzip: boolean;
+  let start: number | undefined;
   try {
-    bytes = await readFile(opts.log);
+    const h = await head(opts.log);
+    gzip = h.gzip;
+    // candump needs none of the other readers: they are loaded only for the other formats.
+    const logs = looksLikeCandump(h.bytes) ? null : await import('@loggerhead/can/logs/index.ts');
+    format = logs ? logs.detectLogFormat(h.bytes) : 'candump';
+    if (logs && format && format !== 'candump') {
+      // Times print as the log writes them: since the recording start of an ASC/BLF/… header.
+      const probe = logs.createLogReader(format);
+      probe.push(h.bytes);
+      start = probe.end().startTime;
+    }
   } catch (e) {
     console.error(`loggerhead decode: ${opts.log}: ${(e as Error).message}`);
     return 1;
   }
-  const log = readLog(bytes);
-  if (log.error) {
-    console.error(`loggerhead decode: ${opts.log}: ${log.error}`);
+  if (!format) {
+    console.error(`loggerhead decode: ${opts.log}: Unrecognised log format (expected candump -L, Vector ASC or BLF)`);
     return 1;
   }
-  for (const w of log.warnings.slice(0, 5)) console.error(`${opts.log}:${w.line ?? w.offset ?? '?'} ${w.message} (skipped)`);
 
   const out = new Output();
-  const start = log.format === 'candump' ? undefined : log.startTime;
-  const frames = log.frames.filter((f) => !f.rtr && !f.err);
-  if (opts.format === 'jsonl') await writeJsonl(decoder, frames, start, !!opts.labels, out);
-  else await writeCsv(decoder, frames, start, out);
+  const visit =
+    opts.format === 'jsonl'
+      ? jsonlWriter(decoder, start, !!opts.labels, out)
+      : await csvWriter(decoder, start, out, opts.log, format, gzip);
+  let result: LogReadResult;
+  try {
+    result = await readFrames(opts.log, format, gzip, visit, async () => {
+      if (out.pos >= FLUSH_AT) await out.flush();
+    });
+  } catch (e) {
+    console.error(`loggerhead decode: ${opts.log}: ${(e as Error).message}`);
+    return 1;
+  }
   await out.flush();
+  for (const w of result.warnings.slice(0, 5)) console.error(`${opts.log}:${w.line ?? w.offset ?? '?'} ${w.message} (skipped)`);
+  if (result.error) {
+    console.error(`loggerhead decode: ${opts.log}: ${result.error}`);
+    return 1;
+  }
   return 0;
 }
 
-async function writeJsonl(decoder: DbcDecoder, frames: CanFrame[], start: number | undefined, labels: boolean, out: Output): Promise<void> {
+const CHANNELS = Array.from({ length: 256 }, (_, i) => bytesOf(`can${i}`));
+const TS = bytesOf('{"ts": ');
+const CHANNEL = bytesOf(', "channel": "');
+const ID = bytesOf('", "id": ');
+const LABELS = bytesOf(', "labels": ');
+
+/** The timestamp: copied from a candump line when it is already in print form, else written. */
+function writeTime(out: ByteOut, ts: number, base: number | undefined, line: Uint8Array, t0: number, t1: number): void {
+  if (t0 >= 0 && base === undefined) out.range(line, t0, t1);
+  else writeSeconds(out, base === undefined ? ts : ts - base);
+}
+
+/** Writes each decoded frame as a JSON line. */
+function jsonlWriter(decoder: DbcDecoder, start: number | undefined, labels: boolean, out: Output): FrameVisitor {
   const values = new Float64Array(decoder.maxSignals);
-  for (const f of frames) {
+  const outs: (MessageOut | undefined)[] = [];
+  return (ts, channel, id, ext, data, line, t0, t1) => {
     if (out.closed) return;
-    const m = decoder.decodeInto(f.id, f.ext, f.data, values);
-    if (!m) continue;
-    const parts: string[] = [];
-    for (let i = 0; i < m.names.length; i++) if (!Number.isNaN(values[i])) parts.push(`${JSON.stringify(m.names[i])}: ${num(values[i])}`);
-    let line = `{"ts": ${timeOf(f, start)}, "channel": "can${f.channel}", "id": ${f.id}, "ext": ${f.ext}, "message": ${JSON.stringify(m.name)}, "signals": {${parts.join(', ')}}`;
-    if (labels) {
-      const d = decoder.decode(f, { labels: true });
-      line += `, "labels": ${JSON.stringify(d?.labels ?? {})}`;
+    const m = decoder.decodeInto(id, ext, data, values);
+    if (!m) return;
+    let t = outs[m.index];
+    if (!t) t = outs[m.index] = messageOut(m, null);
+    out.ensure(t.room);
+    out.bytes(TS);
+    writeTime(out, ts, start, line, t0, t1);
+    out.bytes(CHANNEL);
+    out.bytes(CHANNELS[channel]);
+    out.bytes(ID);
+    out.int(id);
+    out.bytes(t.head);
+    let first = true;
+    for (let i = 0; i < t.key.length; i++) {
+      const v = values[i];
+      if (Number.isNaN(v) && absent(decoder, t, i, v, data)) continue;
+      out.bytes(first ? t.key[i] : t.nextKey[i]);
+      first = false;
+      writeValue(out, decoder, t, i, v, data, true);
     }
-    await out.line(`${line}}`);
-  }
+    out.byte(125); // }
+    if (labels) {
+      const l = bytesOf(JSON.stringify(decoder.decode({ id, ext, data }, { labels: true })?.labels ?? {}));
+      out.ensure(l.length + LABELS.length + 2);
+      out.bytes(LABELS);
+      out.bytes(l);
+    }
+    out.byte(125);
+    out.byte(10);
+  };
 }
 
 function csvCell(s: string): string {
   return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
-async function writeCsv(decoder: DbcDecoder, frames: CanFrame[], start: number | undefined, out: Output): Promise<void> {
-  // Columns for the messages that occur in the log, in DBC order: one pass to find them.
+/**
+ * Writes each decoded frame as a CSV row. Columns are the signals of the messages that occur in the
+ * log, in DBC order: a first pass over the file finds them (a stream too, so memory stays flat).
+ */
+async function csvWriter(
+  decoder: DbcDecoder,
+  start: number | undefined,
+  out: Output,
+  path: string,
+  format: LogFormat,
+  gzip: boolean,
+): Promise<FrameVisitor> {
   const seen = new Set<CompiledMessage>();
-  for (const f of frames) {
-    const m = decoder.lookup(f.id, f.ext);
-    if (m) seen.add(m);
-  }
+  await readFrames(
+    path,
+    format,
+    gzip,
+    (_ts, _channel, id, ext) => {
+      const m = decoder.lookup(id, ext);
+      if (m) seen.add(m);
+    },
+    async () => {},
+  );
   const used = decoder.messages.filter((m) => seen.has(m));
-  const column = new Map<CompiledMessage, number>();
+  const column: number[] = [];
   let width = 0;
   for (const m of used) {
-    column.set(m, width);
+    column[m.index] = width;
     width += m.names.length;
   }
-  await out.line(
-    ['ts', 'channel', 'id', 'ext', 'message', ...used.flatMap((m) => m.names.map((n) => csvCell(`${m.name}.${n}`)))].join(','),
-  );
+  out.line(['ts', 'channel', 'id', 'ext', 'message', ...used.flatMap((m) => m.names.map((n) => csvCell(`${m.name}.${n}`)))].join(','));
   const values = new Float64Array(decoder.maxSignals);
-  const row = new Array<string>(width);
-  for (const f of frames) {
+  const outs: (MessageOut | undefined)[] = [];
+  return (ts, channel, id, ext, data, line, t0, t1) => {
     if (out.closed) return;
-    const m = decoder.decodeInto(f.id, f.ext, f.data, values);
-    if (!m) continue;
-    row.fill('');
-    const at = column.get(m)!;
-    for (let i = 0; i < m.names.length; i++) if (!Number.isNaN(values[i])) row[at + i] = num(values[i]);
-    await out.line(`${timeOf(f, start)},can${f.channel},${f.id},${f.ext},${csvCell(m.name)}${width ? `,${row.join(',')}` : ''}`);
-  }
+    const m = decoder.decodeInto(id, ext, data, values);
+    if (!m) return;
+    let t = outs[m.index];
+    if (!t) t = outs[m.index] = messageOut(m, { at: column[m.index], width });
+    out.ensure(t.room);
+    writeTime(out, ts, start, line, t0, t1);
+    out.byte(44);
+    out.bytes(CHANNELS[channel]);
+    out.byte(44);
+    out.int(id);
+    out.bytes(t.head);
+    out.bytes(t.before);
+    for (let i = 0; i < t.key.length; i++) {
+      out.byte(44);
+      const v = values[i];
+      if (Number.isNaN(v) && absent(decoder, t, i, v, data)) continue;
+      writeValue(out, decoder, t, i, v, data, false);
+    }
+    out.bytes(t.after);
+    out.byte(10);
+  };
 }

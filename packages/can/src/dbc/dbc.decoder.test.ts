@@ -52,22 +52,30 @@ describe('DbcDecoder: Intel and Motorola layouts against hand-computed values', 
     expect(neg?.signals.M10).toBe(1023);
     expect(dec.decode({ id: 100, ext: false, data: bytes(0x12, 0x34, 0, 0, 0, 0, 0, 0) })?.signals.M16).toBe(0x1234);
 
-    // 64-bit: all ones is 2^64 - 1 unsigned (the nearest double is 2^64) and -1 signed.
-    const ones = dec.decode({ id: 101, ext: false, data: new Uint8Array(8).fill(0xff) });
-    expect(ones?.signals.U64).toBe(2 ** 64);
-    expect(ones?.signals.S64).toBe(-1);
-    // 0x80000000_00000001 signed = -(2^63) + 1, rounded to the double -(2^63).
-    const low = dec.decode({ id: 101, ext: false, data: bytes(1, 0, 0, 0, 0, 0, 0, 0x80) });
-    expect(low?.signals.S64).toBe(-(2 ** 63));
-    // 2^53 + 1 is not a double: it must round to 2^53 (ties to even), not be truncated elsewhere.
-    const big = dec.decode({ id: 101, ext: false, data: bytes(1, 0, 0, 0, 0, 0, 0x20, 0) });
-    expect(big?.signals.U64).toBe(2 ** 53);
+    // 64-bit: all ones is 2^64 - 1 unsigned and -1 signed. decode() gives a BigInt where the number
+    // would round; decodeInto's numbers are the correctly rounded doubles (2^64 - 1 rounds to 2^64).
+    const out = new Float64Array(dec.maxSignals);
+    const ones = new Uint8Array(8).fill(0xff);
+    expect(dec.decode({ id: 101, ext: false, data: ones })?.signals).toEqual({ U64: 18446744073709551615n, S64: -1 });
+    dec.decodeInto(101, false, ones, out);
+    expect([out[0], out[1]]).toEqual([2 ** 64, -1]);
+    // 0x80000000_00000001 signed = -(2^63) + 1; as a number, rounded to -(2^63).
+    const low = bytes(1, 0, 0, 0, 0, 0, 0, 0x80);
+    expect(dec.decode({ id: 101, ext: false, data: low })?.signals.S64).toBe(-9223372036854775807n);
+    dec.decodeInto(101, false, low, out);
+    expect(out[1]).toBe(-(2 ** 63));
+    // 2^53 + 1 is not a double: the number rounds to 2^53 (ties to even), not truncated elsewhere.
+    const big = bytes(1, 0, 0, 0, 0, 0, 0x20, 0);
+    expect(dec.decode({ id: 101, ext: false, data: big })?.signals.U64).toBe(9007199254740993n);
+    dec.decodeInto(101, false, big, out);
+    expect(out[0]).toBe(2 ** 53);
     // 2^53 + 3 rounds up to 2^53 + 4.
-    expect(dec.decode({ id: 101, ext: false, data: bytes(3, 0, 0, 0, 0, 0, 0x20, 0) })?.signals.U64).toBe(2 ** 53 + 4);
+    dec.decodeInto(101, false, bytes(3, 0, 0, 0, 0, 0, 0x20, 0), out);
+    expect(out[0]).toBe(2 ** 53 + 4);
 
     // Motorola 64 from byte0 bit7 is the big-endian reading of the 8 bytes.
     const mw = dec.decode({ id: 102, ext: false, data: bytes(0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef) });
-    expect(mw?.signals.M64).toBe(Number(0x0123456789abcdefn));
+    expect(mw?.signals.M64).toBe(0x0123456789abcdefn);
     // M40: the first five bytes big-endian.
     expect(mw?.signals.M40).toBe(0x0123456789);
     // I40: bytes little-endian 01 23 45 67 89 AB -> 0xAB8967452301; >> 4 -> 0xAB896745230; low 40 bits

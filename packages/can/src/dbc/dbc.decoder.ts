@@ -1,4 +1,4 @@
-import { FLOAT_SCRATCH, rawReader, rawSource, scaleSource, valueReader, valueSource } from './dbc.extract.ts';
+import { FLOAT_SCRATCH, rawBigReader, rawReader, rawSource, scaleSource, valueReader, valueSource } from './dbc.extract.ts';
 import { signalBytesNeeded } from './dbc.layout.ts';
 import type { Dbc, DbcMessage, DbcSignal } from './dbc.model.ts';
 
@@ -18,13 +18,22 @@ export interface CompiledMessage {
   raw: ((data: Uint8Array) => number)[];
   /** Raw value → label per signal (undefined when the signal has none). */
   labels: (Map<number, string> | undefined)[];
+  /**
+   * Exact physical value as a BigInt, for integer signals wider than 53 bits with integer scaling
+   * (undefined for the others): their number in `out` is rounded beyond 2^53.
+   */
+  exact: (((data: Uint8Array) => bigint) | undefined)[];
+  /** Per signal: payload bytes needed, and the index of its multiplexer switch (-1 when none). */
+  need: Int32Array;
+  switchOf: Int32Array;
 }
 
 export interface DecodedMessage {
   message: string;
   id: number;
   ext: boolean;
-  signals: Record<string, number>;
+  /** Physical values; a BigInt for an integer beyond 2^53 that a number would round (see `CompiledMessage.exact`). */
+  signals: Record<string, number | bigint>;
   /** Value-table labels of the present signals that have one (only with `labels: true`). */
   labels?: Record<string, string>;
 }
@@ -84,6 +93,11 @@ export class DbcDecoder {
         decode: decode ?? closureMessage(m),
         raw: m.signals.map((s) => rawReader(s)),
         labels: m.signals.map(labelTable),
+        exact: m.signals.map(exactReader),
+        need: Int32Array.from(m.signals, signalBytesNeeded),
+        switchOf: Int32Array.from(m.signals, (s) =>
+          s.multiplexer ? m.signals.findIndex((x) => x.name === s.multiplexer?.switchName) : -1,
+        ),
       });
       // A duplicate id keeps the first definition (resolveDbc has warned).
       if (!m.ext) {
@@ -121,18 +135,43 @@ export class DbcDecoder {
     return m;
   }
 
+  /**
+   * Whether signal `i` of `m` is in this frame: the frame is long enough and its multiplexer
+   * switches (all the way up) select it. `decodeInto` writes NaN for an absent signal; a float
+   * signal can also carry NaN itself, which this tells apart.
+   */
+  isPresent(m: CompiledMessage, i: number, data: Uint8Array): boolean {
+    for (let k = i, hops = 0; k >= 0 && hops <= m.names.length; hops++) {
+      if (data.length < m.need[k]) return false;
+      const sw = m.switchOf[k];
+      if (sw < 0) return true;
+      if (data.length < m.need[sw]) return false;
+      const r = m.raw[sw](data);
+      const mux = m.message.signals[k].multiplexer;
+      if (!mux?.ranges.some(([lo, hi]) => r >= lo && r <= hi)) return false;
+      k = sw;
+    }
+    return true;
+  }
+
+  /** The value to show for signal `i`: `v` itself, or the exact BigInt when `v` is a rounded wide integer. */
+  exactValue(m: CompiledMessage, i: number, data: Uint8Array, v: number): number | bigint {
+    const exact = m.exact[i];
+    return exact && Number.isFinite(v) && !Number.isSafeInteger(v) ? exact(data) : v;
+  }
+
   /** Convenience form returning an object with the present signals only. */
   decode(frame: { id: number; ext: boolean; data: Uint8Array }, options: { labels?: boolean } = {}): DecodedMessage | null {
     const out = this.scratch;
     const m = this.decodeInto(frame.id, frame.ext, frame.data, out);
     if (!m) return null;
-    const signals: Record<string, number> = {};
+    const signals: Record<string, number | bigint> = {};
     let labels: Record<string, string> | undefined;
     if (options.labels) labels = {};
     for (let i = 0; i < m.names.length; i++) {
       const v = out[i];
-      if (Number.isNaN(v) && !isPresentNaN(m.message.signals[i], frame.data)) continue;
-      signals[m.names[i]] = v;
+      if (Number.isNaN(v) && !this.isPresent(m, i, frame.data)) continue;
+      signals[m.names[i]] = this.exactValue(m, i, frame.data, v);
       const table = m.labels[i];
       if (labels && table) {
         const label = table.get(m.raw[i](frame.data));
@@ -143,9 +182,14 @@ export class DbcDecoder {
   }
 }
 
-/** A float signal can carry NaN itself; tell it apart from "absent" by looking at the frame. */
-function isPresentNaN(sig: DbcSignal, data: Uint8Array): boolean {
-  return sig.valueType !== 'integer' && !sig.multiplexer && signalBytesNeeded(sig) <= data.length;
+/** Exact form of an integer signal wider than 53 bits whose scaling keeps integers integers. */
+function exactReader(sig: DbcSignal): ((d: Uint8Array) => bigint) | undefined {
+  if (sig.valueType !== 'integer' || sig.length <= 53 || !Number.isInteger(sig.factor) || !Number.isInteger(sig.offset)) return undefined;
+  const raw = rawBigReader(sig);
+  const factor = BigInt(sig.factor);
+  const offset = BigInt(sig.offset);
+  if (factor === 1n && offset === 0n) return raw;
+  return (d) => raw(d) * factor + offset;
 }
 
 export function compileDbc(dbc: Dbc, options?: CompileOptions): DbcDecoder {

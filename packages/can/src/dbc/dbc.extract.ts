@@ -147,3 +147,19 @@ function scaled(r: (d: Uint8Array) => number, factor: number, offset: number): (
   if (factor === 1) return (d) => r(d) + offset;
   return (d) => r(d) * factor + offset;
 }
+
+/**
+ * Exact raw value as a BigInt, for integer signals wider than 53 bits, whose number form is
+ * rounded (not on the hot path: callers use it only when the number is beyond 2^53).
+ */
+export function rawBigReader(sig: Layout): (d: Uint8Array) => bigint {
+  const pieces = signalPieces(sig).map((p) => ({ byte: p.byte, shift: p.shift, mask: (1 << p.bits) - 1, at: BigInt(p.rawShift) }));
+  const len = BigInt(sig.length);
+  const signBit = 1n << (len - 1n);
+  const full = 1n << len;
+  return (d) => {
+    let v = 0n;
+    for (const p of pieces) v |= BigInt(((d[p.byte] ?? 0) >> p.shift) & p.mask) << p.at;
+    return sig.signed && v & signBit ? v - full : v;
+  };
+}

@@ -235,8 +235,9 @@ CM_ 648 "bare id";
     expect(m2.signals[0].isMultiplexer).toBe(true);
     expect(m2.signals[1].multiplexer).toEqual({ switchName: 'Mp_Code', ranges: [[2, 2]] });
     expect(m2.comment).toBe('bare id');
-    expect(warnings).toHaveLength(3);
-    expect(warnings[0]).toMatch(/^5:14 .*'m' without a value/);
+    expect(warnings).toHaveLength(4);
+    expect(warnings[0]).toMatch(/^2:6 signal name 5_SEC_DISABLE_TIMER is not a C identifier/);
+    expect(warnings[1]).toMatch(/^5:14 .*'m' without a value/);
   });
 
   it('reads ids above 0x7FF without bit 31 as extended, and drops pseudo messages', () => {

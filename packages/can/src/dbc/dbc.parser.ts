@@ -82,7 +82,8 @@ const MAX_TEXT = 64 * 1024 * 1024;
 /**
  * Parses DBC text. Never throws: a malformed file gives `{ ok: false, error: { line, col, reason } }`.
  * Tolerates what real files do (opendbc): names starting with digits, `.25`, `CM_ SG_ 304 "…"`,
- * extended ids without bit 31, a lone `m` multiplex indicator, missing `;` — each with a warning.
+ * extended ids without bit 31, a lone `m` multiplex indicator, missing `;`, `//` comments — each
+ * with a warning.
  */
 export function parseDbc(text: string): DbcParseResult {
   const warnings: DbcWarning[] = [];
@@ -117,7 +118,17 @@ class DbcParser {
     text: string,
     private readonly warnings: DbcWarning[],
   ) {
-    this.sc = new DbcScanner(text);
+    this.sc = new DbcScanner(text, (at) => this.warn(at, "'//' comment skipped (not DBC syntax)"));
+  }
+
+  /**
+   * DBC names are C identifiers; files also carry names that start with a digit (`2017_5`,
+   * `0_COUNTER`). They are kept as written, with a warning, since code generated from the file
+   * (C structs, Python attributes) cannot use them.
+   */
+  private checkName(at: DbcPosition, what: string, name: string): void {
+    const c = name.charCodeAt(0);
+    if (c >= 48 && c <= 57) this.warn(at, `${what} name ${name} is not a C identifier (starts with a digit); kept as written`);
   }
 
   private warn(at: DbcPosition, reason: string): void {
@@ -161,6 +172,7 @@ class DbcParser {
         sc.tryChar(':');
         // Node names run to the next statement: a keyword, or any word back in column one.
         for (let n = sc.peekIdent(); n !== null && !KEYWORDS.has(n) && (sc.line === at.line || !sc.atColumnOne()); n = sc.peekIdent()) {
+          this.checkName(sc.here(), 'node', n);
           sc.ident('node');
           this.dbc.nodes.push({ name: n, attributes: {} });
         }
@@ -230,7 +242,10 @@ class DbcParser {
     const sc: DbcScanner = this.sc;
     const dbcId = sc.uint('message id');
     if (dbcId > 0xffffffff) sc.fail('message id out of range', at);
+    sc.skipWs();
+    const nameAt = sc.here();
     const name = sc.ident('message name');
+    this.checkName(nameAt, 'message', name);
     sc.expect(':', 'after the message name');
     const length = sc.uint('message length');
     if (length > 64) sc.fail('message length above 64 bytes');
@@ -256,7 +271,10 @@ class DbcParser {
 
   private signal(at: DbcPosition): DbcSignal {
     const sc: DbcScanner = this.sc;
+    sc.skipWs();
+    const nameAt = sc.here();
     const name = sc.ident('signal name');
+    this.checkName(nameAt, 'signal', name);
     let isMultiplexer = false;
     let muxValue: number | undefined;
     if (sc.peek() !== ':') {

@@ -23,6 +23,8 @@ export function resolveDbc(dbc: Dbc, deferred: { at: DbcPosition; run: Deferred 
   // Tools disagree on whether references carry bit 31; accept either spelling.
   const find = (id: number) => byDbcId.get(id) ?? byDbcId.get((id ^ EXT_FLAG) >>> 0);
   for (const d of deferred) d.run(find, warn);
+  // Every statement naming things by their short names has run: the long names can take over.
+  applyLongNames(dbc);
 
   for (const def of dbc.attributeDefinitions) {
     if (def.scope === 'network' && def.default !== undefined && !(def.name in dbc.attributes))
@@ -36,16 +38,67 @@ export function resolveDbc(dbc: Dbc, deferred: { at: DbcPosition; run: Deferred 
   for (const m of dbc.messages) {
     const at = { line: m.line, col: 1 };
     resolveId(m, at, warn);
-    const vf = m.attributes.VFrameFormat ?? vFrameDefault;
-    if (typeof vf === 'string') {
-      if (vf.includes('CAN_FD')) m.fd = true;
-      if (vf.startsWith('Extended') && !m.ext && m.decodable) m.ext = true;
-    }
+    const format = m.attributes.VFrameFormat ?? vFrameDefault;
+    // Defined as INT instead of ENUM, the attribute holds the enum's index: 14 StandardCAN_FD, 15 ExtendedCAN_FD.
+    const vf = typeof format === 'number' ? (V_FRAME_FORMATS[format] ?? '') : (format ?? '');
+    if (vf.includes('CAN_FD')) m.fd = true;
+    if (vf.startsWith('Extended') && !m.ext && m.decodable) m.ext = true;
     if (m.length > 8) m.fd = true;
     const cycle = m.attributes.GenMsgCycleTime ?? cycleDefault;
     if (typeof cycle === 'number' && cycle > 0) m.cycleTime = cycle;
     resolveMultiplexing(m, warn);
     checkLayout(m, warn);
+  }
+}
+
+/** Vector's VFrameFormat enumeration, by index (the values an INT-typed definition stores). */
+const V_FRAME_FORMATS: Record<number, string> = {
+  0: 'StandardCAN',
+  1: 'ExtendedCAN',
+  3: 'J1939PG',
+  14: 'StandardCAN_FD',
+  15: 'ExtendedCAN_FD',
+};
+
+/**
+ * Vector tools cut names to 32 characters in the statements and keep the whole name in a string
+ * attribute (`SystemMessageLongSymbol`, `SystemSignalLongSymbol`, `SystemNodeLongSymbol`): that
+ * name is the one users know, so it replaces the short one everywhere (switch references, signal
+ * groups, transmitters and receivers).
+ */
+function applyLongNames(dbc: Dbc): void {
+  const long = (attrs: Record<string, AttributeValue>, key: string) => {
+    const v = attrs[key];
+    return typeof v === 'string' && v.trim() !== '' ? v.trim() : null;
+  };
+  const nodes = new Map<string, string>();
+  for (const n of dbc.nodes) {
+    const name = long(n.attributes, 'SystemNodeLongSymbol');
+    if (name && name !== n.name) {
+      nodes.set(n.name, name);
+      n.name = name;
+    }
+  }
+  const node = (n: string) => nodes.get(n) ?? n;
+  for (const m of dbc.messages) {
+    m.name = long(m.attributes, 'SystemMessageLongSymbol') ?? m.name;
+    if (nodes.size) {
+      m.transmitter = node(m.transmitter);
+      m.transmitters = m.transmitters.map(node);
+    }
+    const renamed = new Map<string, string>();
+    for (const sig of m.signals) {
+      const name = long(sig.attributes, 'SystemSignalLongSymbol');
+      if (name && name !== sig.name) {
+        renamed.set(sig.name, name);
+        sig.name = name;
+      }
+      if (nodes.size) sig.receivers = sig.receivers.map(node);
+    }
+    if (!renamed.size) continue;
+    for (const sig of m.signals)
+      if (sig.multiplexer) sig.multiplexer.switchName = renamed.get(sig.multiplexer.switchName) ?? sig.multiplexer.switchName;
+    for (const g of m.signalGroups) g.signals = g.signals.map((n) => renamed.get(n) ?? n);
   }
 }
 

@@ -28,9 +28,20 @@ export class DbcScanner {
   /** Where the last token read ended: a missing `;` is reported there, not on the next line. */
   lastEnd: DbcPosition = { line: 1, col: 1 };
 
-  constructor(readonly src: string) {}
+  constructor(
+    readonly src: string,
+    /** Told of each `//` comment skipped (not DBC grammar, but written by hand and by some tools). */
+    private readonly onComment?: (at: DbcPosition) => void,
+  ) {}
 
-  /** Skips blanks and newlines (LF or CRLF). */
+  /** At `//` outside a string: skips to the end of the line (the line break stays). */
+  private comment(p: number): number {
+    this.onComment?.({ line: this.line, col: p - this.lineStart + 1 });
+    const nl = this.src.indexOf('\n', p);
+    return nl < 0 ? this.src.length : nl;
+  }
+
+  /** Skips blanks, newlines (LF or CRLF) and `//` comments. */
   skipWs(): void {
     const s = this.src;
     let p = this.pos;
@@ -39,18 +50,25 @@ export class DbcScanner {
       if (c === 10) {
         this.line++;
         this.lineStart = p + 1;
+      } else if (c === 47 && s.charCodeAt(p + 1) === 47) {
+        p = this.comment(p);
+        continue;
       } else if (c !== 32 && c !== 9 && c !== 13 && c !== 12 && c !== 11 && c !== 0xfeff) break;
       p++;
     }
     this.pos = p;
   }
 
-  /** Skips blanks up to the end of the line; true when another token follows on the same line. */
+  /** Skips blanks (and a trailing `//` comment) up to the end of the line; true when another token follows on it. */
   moreOnLine(): boolean {
     const s = this.src;
     let p = this.pos;
     while (p < s.length) {
       const c = s.charCodeAt(p);
+      if (c === 47 && s.charCodeAt(p + 1) === 47) {
+        p = this.comment(p);
+        break;
+      }
       if (c !== 32 && c !== 9 && c !== 13) break;
       p++;
     }
@@ -207,6 +225,10 @@ export class DbcScanner {
       }
       if (c === 34) {
         this.string('string');
+        continue;
+      }
+      if (c === 47 && s.charCodeAt(this.pos + 1) === 47) {
+        this.pos = this.comment(this.pos);
         continue;
       }
       if (c === 10) {

@@ -9,6 +9,7 @@ import type { CanFrame } from '@loggerhead/can';
 import { readLog } from '@loggerhead/can/logs/index.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canedgeBFrames, dataGroups, dv, hasSamples, MF4_DIR, records, startUs } from '../../../packages/can/test/mf4.helpers.ts';
+import { simulate } from '../src/cli/simulate.ts';
 import { createTestApp, type TestApp } from './helper.ts';
 import { until } from './ingest.helpers.ts';
 import { bind, ingestFrames, multipart, uploadDbc } from './signals.fixtures.ts';
@@ -119,6 +120,32 @@ describe.skipIf(!hasSamples)('MF4 logs in and out of the history', () => {
     );
     const expected = want.map((f) => row(f, Buffer.from(f.data).toString('hex'))).sort();
     expect(got.sort()).toEqual(expected);
+  });
+
+  it('replays a CANedge log with simulate --log, read from the file by random access', async () => {
+    const d = await makeDevice(t, a);
+    const path = resolve(MF4_DIR, 'canedge-b.MF4');
+    const want = canedgeBFrames(sample('canedge-b.MF4'));
+    const broker = `mqtt://127.0.0.1:${t.app.ctx.broker.port()}`;
+    const code = await simulate([
+      '--broker',
+      broker,
+      '--device',
+      d.third_things_id,
+      '--key',
+      d.things_key,
+      '--log',
+      path,
+      '--fast',
+      '--keep-time',
+    ]);
+    expect(code).toBe(0);
+    const stored = await t.database.raw.query<{ n: number; first: string }>(
+      'select coalesce(sum(frame_count), 0)::int as n, min(time_start) as first from frame_chunks where things_id = $1',
+      [d.id],
+    );
+    expect(stored.rows[0].n).toBe(want.length);
+    expect(Number(stored.rows[0].first)).toBe(want[0].ts);
   });
 
   it('refuses a damaged MF4 with the byte offset of the damage', async () => {

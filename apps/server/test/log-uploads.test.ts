@@ -284,6 +284,29 @@ describe('real logs into history', () => {
     }
   });
 
+  it('names an export after the device, its ID and the time range, in any script', async () => {
+    const d = await makeDevice(t, a, { name: '冷链车 7' });
+    expect((await upload(d.id, 'trip.asc', new TextEncoder().encode(CANOE_ASC))).statusCode).toBe(200);
+    const base = `/v1/data-mgmt/tenants/${a.tenantId}/things/${d.id}/downloads`;
+    const created = await t.app.inject({
+      method: 'POST',
+      url: base,
+      headers: { authorization: a.auth },
+      payload: { begin_time: span[0], end_time: span[1], format: 'trc' },
+    });
+    const id = created.json().id;
+    const st = await until(
+      async () => (await t.app.inject({ method: 'GET', url: `${base}/${id}`, headers: { authorization: a.auth } })).json(),
+      (s) => s.status === 3 || s.status === 7,
+    );
+    const name = `冷链车 7_${d.third_things_id}_20170930T150613Z-20170930T150713Z.trc`;
+    expect(st.file_name).toBe(name);
+    const file = await t.app.inject({ method: 'GET', url: `${base}/${id}/file`, headers: { authorization: a.auth } });
+    expect(file.headers['content-disposition']).toBe(
+      `attachment; filename="${name.replace(/[^\w.-]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`,
+    );
+  });
+
   it('exports TRC that reads back to the history it came from', async () => {
     const d = await makeDevice(t, a);
     expect((await upload(d.id, 'trip.asc', new TextEncoder().encode(CANOE_ASC))).statusCode).toBe(200);

@@ -17,6 +17,7 @@ import { badRequest } from '../../lib/errors.ts';
 import { liveRoutes } from '../../live/live.routes.ts';
 import { inTenant } from '../things/things.access.ts';
 import { downloadsService } from './downloads.service.ts';
+import { attachment } from './export-name.ts';
 import { framesService } from './frames.service.ts';
 import { quickDeleteRoutes } from './quick-delete.routes.ts';
 import { sweepRetention } from './retention.job.ts';
@@ -73,7 +74,7 @@ export function dataRoutes(app: LoggerheadApp, ctx: AppContext) {
       return reply
         .header('content-type', 'application/octet-stream')
         .header('content-length', f.size)
-        .header('content-disposition', `attachment; filename="${f.name.replace(/[^\w.-]/g, '_')}"`)
+        .header('content-disposition', attachment(f.name))
         .send(f.stream);
     },
   );

@@ -12,6 +12,7 @@ import { INTERRUPTED, type RecoveryPass } from '../../lib/job-leases.ts';
 import { hex } from '../../live/live-hub.ts';
 import { requireDevice } from '../things/things.access.ts';
 import { type DownloadRow, downloadsRepository } from './downloads.repository.ts';
+import { exportFileName } from './export-name.ts';
 import { forEachFrameInOrder } from './frame-order.ts';
 import { framesRepository } from './frames.repository.ts';
 import { rangeOf } from './frames.service.ts';
@@ -80,6 +81,14 @@ export function downloadsService(
   const frames = framesRepository(raw, codec);
   const cancelled = new Set<string>();
   const running = new Map<string, Promise<void>>();
+
+  const deviceNames = async (auth: Auth, thingsId: string) =>
+    (
+      await raw.query<{ name: string; third_things_id: string }>(
+        'select name, third_things_id from things where id = $1 and tenant_id = $2',
+        [thingsId, auth.tenantId],
+      )
+    ).rows[0] ?? null;
 
   async function run(auth: Auth, id: string, thingsId: string, body: DownloadCreate) {
     const started = Date.now();
@@ -166,7 +175,7 @@ export function downloadsService(
         data_bytes: await files.size(key),
         estimated_time: 0,
         file_path: key,
-        file_name: `${thingsId}_${body.begin_time}_${body.end_time}.${EXT[body.format]}`,
+        file_name: exportFileName(await deviceNames(auth, thingsId), thingsId, body.begin_time, body.end_time, EXT[body.format]),
       });
       // The task was cleaned up while it ran: no row points at the file any more.
       if (!kept) await files.remove(key);

@@ -3,20 +3,29 @@
  * in the same process, on the same frames (1 million by default, built from the messages of a real
  * opendbc DBC with random payloads). Also reports how often the peers agree with us.
  *
- *   npm run bench:decode [-- --frames N --dbc FILE]
+ * Then the whole process: `loggerhead decode` on a candump log of the same frames, to JSON lines and
+ * to CSV, beside a Python peer doing the same (bench/peers/decode_peer.py: python-can reads the log,
+ * cantools decodes when installed, else canmatrix, which Debian packages while cantools it does not),
+ * in the same run. Frames/s from the child processes' CPU time (wall time beside it).
+ *
+ *   npm run bench:decode [-- --frames N --dbc FILE --peer-frames N]
  *
  * The DBC defaults to toyota_nodsu_pt_generated.dbc from the opendbc folder beside the checkout
  * (or OPENDBC_DIR).
  */
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { compileDbc, type DbcSignal, parseDbc } from '@loggerhead/can';
+import { type CanFrame, compileDbc, type DbcSignal, parseDbc, writeLog } from '@loggerhead/can';
 import { Can as CandiedCan, Dbc as CandiedDbc } from 'candied';
 import DbcCan, { Can as DbcCanCan } from 'dbc-can';
 
-const { values: args } = parseArgs({ options: { frames: { type: 'string', default: '1000000' }, dbc: { type: 'string' } } });
+const { values: args } = parseArgs({
+  options: { frames: { type: 'string', default: '1000000' }, dbc: { type: 'string' }, 'peer-frames': { type: 'string', default: '50000' } },
+});
 const N = Number(args.frames);
 const opendbc = process.env.OPENDBC_DIR ?? resolve(fileURLToPath(import.meta.url), '../../../shared/data/opendbc');
 const dbcPath = args.dbc ?? resolve(opendbc, 'toyota_nodsu_pt_generated.dbc');
@@ -215,3 +224,124 @@ console.log(
 );
 for (const a of agreement) console.log(`  ${a}`);
 console.log(`Goal: >= 10,000,000 frames/s for decodeInto: ${best >= 10e6 ? 'met' : 'NOT met'}`);
+
+// ---- Whole process: `loggerhead decode` and the Python peer on the same candump log. ----
+
+const BIN = resolve(fileURLToPath(import.meta.url), '../../apps/server/bin/loggerhead.mjs');
+const PEER = resolve(fileURLToPath(import.meta.url), '../peers/decode_peer.py');
+const PYTHON = '/usr/bin/python3';
+const work = mkdtempSync(join(tmpdir(), 'lh-bench-decode-'));
+const logFile = join(work, 'trip.log');
+const emptyLog = join(work, 'one.log');
+{
+  const frames: CanFrame[] = Array.from({ length: N }, (_, i) => ({
+    ts: 1_700_000_000_000_000 + i * 100,
+    channel: i & 1,
+    id: ids[i],
+    ext: exts[i] === 1,
+    fd: false,
+    brs: false,
+    esi: false,
+    rtr: false,
+    err: false,
+    tx: false,
+    data: payloads[i],
+  }));
+  writeFileSync(logFile, writeLog(frames, 'candump'));
+  writeFileSync(emptyLog, writeLog(frames.slice(0, 1), 'candump'));
+}
+
+const TICKS = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+/** CPU seconds of the waited-for children of this process (Linux /proc; null elsewhere). */
+function childCpu(): number | null {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // Fields 16 and 17 of stat (cutime, cstime); the slice starts at field 3.
+    return (Number(f[13]) + Number(f[14])) / TICKS;
+  } catch {
+    return null;
+  }
+}
+
+interface Run {
+  cpu: number;
+  wall: number;
+  bytes: number;
+  ok: boolean;
+  note: string;
+}
+/** Runs a command with stdout to a file, as a user would; CPU and wall seconds of the whole process. */
+function run(cmd: string, argv: string[]): Run {
+  const outFile = join(work, 'out');
+  const fd = openSync(outFile, 'w');
+  const c0 = childCpu();
+  const t0 = performance.now();
+  const r = spawnSync(cmd, argv, { stdio: ['ignore', fd, 'pipe'], encoding: 'utf8', maxBuffer: 1 << 24 });
+  const wall = (performance.now() - t0) / 1000;
+  const c1 = childCpu();
+  closeSync(fd);
+  const bytes = statSync(outFile).size;
+  rmSync(outFile, { force: true });
+  const cpu = c0 === null || c1 === null ? wall : c1 - c0;
+  const note = (r.stderr ?? '').split('\n').find((l) => /cantools|canmatrix/.test(l)) ?? (r.stderr ?? '').trim().split('\n')[0] ?? '';
+  return { cpu, wall, bytes, ok: r.status === 0, note };
+}
+
+interface WholeRow {
+  name: string;
+  format: string;
+  frames: number;
+  r: Run;
+  /** Same command on a one-frame log: start-up (node, DBC parse and compile, python imports). */
+  start: Run;
+}
+const whole: WholeRow[] = [];
+for (const format of ['jsonl', 'csv']) {
+  const argv = (log: string) => [BIN, 'decode', '--dbc', dbcPath, '--log', log, '--format', format];
+  const start = run(process.execPath, argv(emptyLog));
+  whole.push({ name: 'loggerhead decode', format, frames: N, r: run(process.execPath, argv(logFile)), start });
+}
+const peerN = Math.min(N, Number(args['peer-frames']));
+let peerName = 'Python peer';
+if (existsSync(PYTHON) && spawnSync(PYTHON, ['-c', 'import can'], { stdio: 'ignore' }).status === 0) {
+  for (const format of ['jsonl', 'csv']) {
+    const start = run(PYTHON, [PEER, dbcPath, logFile, format, '1']);
+    const r = run(PYTHON, [PEER, dbcPath, logFile, format, String(peerN)]);
+    if (r.note) peerName = r.note;
+    whole.push({ name: peerName, format, frames: peerN, r, start });
+  }
+} else console.log('\nPython peer skipped: /usr/bin/python3 with python-can not found (apt-get install python3-can python3-canmatrix)');
+rmSync(work, { recursive: true, force: true });
+
+console.log(
+  `\nWhole process: ${dbcPath.split('/').pop()}, candump log of ${N.toLocaleString('en')} frames (${(statSync(dbcPath).size / 1024).toFixed(0)} KiB DBC) to a file; the peer on the first ${peerN.toLocaleString('en')} frames\n`,
+);
+const nw = Math.max(...whole.map((w) => w.name.length));
+console.log(
+  `${'implementation'.padEnd(nw)}  format  ${'frames'.padStart(9)}  ${'CPU s'.padStart(6)}  ${'wall s'.padStart(6)}  ${'frames/s'.padStart(10)}  ${'start-up s'.padStart(10)}  ${'frames/s after start-up'.padStart(23)}`,
+);
+const rate = (w: WholeRow) => w.frames / w.r.cpu;
+const steady = (w: WholeRow) => w.frames / Math.max(1e-3, w.r.cpu - w.start.cpu);
+for (const w of whole) {
+  console.log(
+    `${w.name.padEnd(nw)}  ${w.format.padEnd(6)}  ${w.frames.toLocaleString('en').padStart(9)}  ${w.r.cpu.toFixed(2).padStart(6)}  ${w.r.wall.toFixed(2).padStart(6)}  ${Math.round(rate(w)).toLocaleString('en').padStart(10)}  ${w.start.cpu.toFixed(2).padStart(10)}  ${Math.round(steady(w)).toLocaleString('en').padStart(23)}${w.r.ok ? '' : '  (failed)'}`,
+  );
+}
+for (const format of ['jsonl', 'csv']) {
+  const ours = whole.find((w) => w.format === format && w.name === 'loggerhead decode');
+  const peer = whole.find((w) => w.format === format && w.name !== 'loggerhead decode');
+  if (!ours) continue;
+  const vs = peer
+    ? `, ${(rate(ours) / rate(peer)).toFixed(0)}x ${peer.name} whole process (${(steady(ours) / steady(peer)).toFixed(0)}x after start-up)`
+    : '';
+  console.log(
+    `  ${format}: ${Math.round(rate(ours)).toLocaleString('en')} frames/s whole process${vs}. Goals: >= 1,000,000 frames/s ${rate(ours) >= 1e6 ? 'met' : 'NOT met'}; >= 10x the peer ${peer ? (rate(ours) >= 10 * rate(peer) ? 'met' : 'NOT met') : 'not measured'}`,
+  );
+}

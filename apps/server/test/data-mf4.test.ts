@@ -8,7 +8,15 @@ import { resolve } from 'node:path';
 import type { CanFrame } from '@loggerhead/can';
 import { readLog } from '@loggerhead/can/logs/index.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { canedgeBFrames, dataGroups, dv, hasSamples, MF4_DIR, records, startUs } from '../../../packages/can/test/mf4.helpers.ts';
+import {
+  canedgeBFrames,
+  canedgeJ1939Signals,
+  dataGroups,
+  dv,
+  hasSamples,
+  MF4_DIR,
+  records,
+} from '../../../packages/can/test/mf4.helpers.ts';
 import { simulate } from '../src/cli/simulate.ts';
 import { createTestApp, type TestApp } from './helper.ts';
 import { until } from './ingest.helpers.ts';
@@ -16,30 +24,6 @@ import { bind, ingestFrames, multipart, uploadDbc } from './signals.fixtures.ts'
 import { makeDevice, makeTenant, type TenantFixture } from './things.fixtures.ts';
 
 const sample = (name: string) => new Uint8Array(readFileSync(resolve(MF4_DIR, name)));
-
-/**
- * EEC1 (PGN 0xF004) and CCVS1 (PGN 0xFEF1) frames of canedge-j1939-a, from the records of its
- * "CAN1_Rx_IDE" group (record id 66: Timestamp UINT48 µs at byte 0, 29-bit ID at 6, DataBytes at
- * 11), decoded by hand with the DBC's factors: EngineSpeed bits 24-39 × 0.125 rpm,
- * WheelBasedVehicleSpeed bits 8-23 × 1/256 km/h.
- */
-function expectedSignals(b: Uint8Array) {
-  const v = dv(b);
-  const [g] = dataGroups(b);
-  const start = startUs(b);
-  const rpm: [number, number][] = [];
-  const speed: [number, number][] = [];
-  for (const r of records(b, g)) {
-    if (r.id !== 66) continue;
-    const id = v.getUint32(r.at + 6, true) & 0x1fffffff;
-    const us = start + v.getUint32(r.at, true) + v.getUint16(r.at + 4, true) * 2 ** 32;
-    const data = r.at + 11;
-    const pgn = (id >> 8) & 0x3ffff;
-    if (pgn === 0xf004) rpm.push([us, v.getUint16(data + 3, true) * 0.125]);
-    if (pgn === 0xfef1) speed.push([us, v.getUint16(data + 1, true) / 256]);
-  }
-  return { rpm, speed };
-}
 
 describe.skipIf(!hasSamples)('MF4 logs in and out of the history', () => {
   let t: TestApp;
@@ -78,7 +62,7 @@ describe.skipIf(!hasSamples)('MF4 logs in and out of the history', () => {
     expect(res.json()).toMatchObject({ format: 'mf4', frames: canRecords.length, skipped_count: 0 });
     await t.app.ctx.signals.idle();
 
-    const { rpm, speed } = expectedSignals(b);
+    const { rpm, speed } = canedgeJ1939Signals(b);
     expect(rpm.length).toBeGreaterThan(1000);
     const times = [...rpm, ...speed].map(([us]) => us);
     const from = Math.floor(Math.min(...times) / 1000);

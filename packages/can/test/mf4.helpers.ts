@@ -150,3 +150,25 @@ export function canedgeBFrames(b: Uint8Array): CanFrame[] {
     };
   });
 }
+
+/**
+ * EEC1 (PGN 0xF004) and CCVS1 (PGN 0xFEF1) of canedge-j1939-a.MF4 as [µs, physical value], from
+ * the records of its "CAN1_Rx_IDE" group (record id 66: Timestamp UINT48 µs at byte 0, 29-bit ID
+ * at 6, DataBytes at 11), decoded by hand with the factors of css-j1939-demo.dbc: EngineSpeed bits
+ * 24-39 × 0.125 rpm, WheelBasedVehicleSpeed bits 8-23 × 1/256 km/h.
+ */
+export function canedgeJ1939Signals(b: Uint8Array): { rpm: [number, number][]; speed: [number, number][] } {
+  const v = dv(b);
+  const [g] = dataGroups(b);
+  const start = startUs(b);
+  const rpm: [number, number][] = [];
+  const speed: [number, number][] = [];
+  for (const r of records(b, g)) {
+    if (r.id !== 66) continue;
+    const pgn = ((v.getUint32(r.at + 6, true) & 0x1fffffff) >> 8) & 0x3ffff;
+    const us = start + v.getUint32(r.at, true) + v.getUint16(r.at + 4, true) * 2 ** 32;
+    if (pgn === 0xf004) rpm.push([us, v.getUint16(r.at + 11 + 3, true) * 0.125]);
+    if (pgn === 0xfef1) speed.push([us, v.getUint16(r.at + 11 + 1, true) / 256]);
+  }
+  return { rpm, speed };
+}

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
+import { canedgeJ1939Signals, hasSamples, MF4_DIR, startUs } from '../../../../packages/can/test/mf4.helpers.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/loggerhead.mjs', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'loggerhead-decode-'));
@@ -181,6 +182,29 @@ End TriggerBlock
       { ts: 0.0001, channel: 'can0', id: 0x123, ext: false, message: 'ENGINE', signals: { RPM: 2000, TEMP: 40 } },
       { ts: 0.25, channel: 'can1', id: 0x18fef115, ext: true, message: 'EXT_MUX', signals: { PAGE: 1, A: 10 } },
     ]);
+  });
+});
+
+describe.skipIf(!hasSamples)('loggerhead decode on an MF4 log', () => {
+  it('decodes a CANedge log with its J1939 DBC: the values and times of its records', () => {
+    const path = join(MF4_DIR, 'canedge-j1939-a.MF4');
+    const b = new Uint8Array(readFileSync(path));
+    const r = run('decode', '--dbc', join(MF4_DIR, 'css-j1939-demo.dbc'), '--log', path);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { ts: number; channel: string; message: string; signals: Record<string, number> });
+    // Times print as seconds since the recording start (hd_start_time_ns).
+    const start = startUs(b);
+    const got = (message: string, signal: string) =>
+      lines.filter((l) => l.message === message).map((l) => [Math.round(l.ts * 1e6) + start, l.signals[signal]]);
+    const { rpm, speed } = canedgeJ1939Signals(b);
+    expect(got('EEC1', 'EngineSpeed')).toEqual(rpm);
+    expect(got('CCVS1', 'WheelBasedVehicleSpeed')).toEqual(speed);
+    expect(lines).toHaveLength(rpm.length + speed.length);
+    expect(new Set(lines.map((l) => l.channel))).toEqual(new Set(['can0']));
   });
 });
 

@@ -11,8 +11,9 @@ import { absent, ByteOut, bytesOf, type MessageOut, messageOut, writeSeconds, wr
 
 const USAGE = `Usage: loggerhead decode --dbc FILE --log FILE [--format jsonl|csv] [--labels]
 
-Decodes a CAN log (candump -L, Vector ASC or BLF, detected from the content; gzip too) with a DBC
-file. Prints one line per decoded frame, in log order; frames whose id the DBC lacks are skipped.
+Decodes a CAN log (candump -L, Vector ASC, BLF, PEAK TRC or ASAM MF4, detected from the content;
+gzip too) with a DBC file. Prints one line per decoded frame, in log order; frames whose id the DBC
+lacks are skipped.
 The log is read as a stream: memory stays flat whatever its size.
   jsonl (default)  {"ts": seconds, "channel": "can0", "id": n, "ext": bool, "message": name, "signals": {...}}
   csv              one row per frame: ts,channel,id,ext,message, then a MESSAGE.SIGNAL column per signal
@@ -89,6 +90,17 @@ async function readFrames(
   visit: FrameVisitor,
   piece: () => Promise<void>,
 ): Promise<LogReadResult> {
+  const each = (frames: { ts: number; channel: number; id: number; ext: boolean; rtr: boolean; err: boolean; data: Uint8Array }[]) => {
+    for (const f of frames) if (!f.rtr && !f.err) visit(f.ts, f.channel, f.id, f.ext, f.data, f.data, -1, -1);
+  };
+  if (format === 'mf4' && !gzip) {
+    // MF4 links back and forth: read from the file by random access, in batches.
+    const { readMf4File } = await import('../lib/mf4-file.ts');
+    return readMf4File(path, {}, async (batch) => {
+      each(batch);
+      await piece();
+    });
+  }
   const source = createReadStream(path, { highWaterMark: PIECE });
   const input = gzip ? source.pipe(createGunzip()) : source;
   if (format === 'candump') {
@@ -101,9 +113,6 @@ async function readFrames(
   }
   const { createLogReader } = await import('@loggerhead/can/logs/index.ts');
   const reader = createLogReader(format);
-  const each = (frames: { ts: number; channel: number; id: number; ext: boolean; rtr: boolean; err: boolean; data: Uint8Array }[]) => {
-    for (const f of frames) if (!f.rtr && !f.err) visit(f.ts, f.channel, f.id, f.ext, f.data, f.data, -1, -1);
-  };
   for await (const b of input) {
     each(reader.push(b as Buffer));
     await piece();
@@ -171,7 +180,7 @@ export async function decode(args: string[]): Promise<number> {
     return 1;
   }
   if (!format) {
-    console.error(`loggerhead decode: ${opts.log}: Unrecognised log format (expected candump -L, Vector ASC or BLF)`);
+    console.error(`loggerhead decode: ${opts.log}: Unrecognised log format (expected candump -L, Vector ASC, BLF, PEAK TRC or ASAM MF4)`);
     return 1;
   }
 

@@ -14,7 +14,7 @@ import type { App } from './fastify.ts';
  *   styles from this origin and inline (Ant Design writes its CSS-in-JS into `<style>` elements),
  *   images from this origin, `data:`, `blob:` and the configured map tiles, connections to this
  *   origin and its WebSockets;
- * - the API documentation under /v1/docs (Swagger UI): its own scripts and styles, nothing else;
+ * - the API documentation under /v1/docs (Swagger UI): its own scripts, its own and inline styles;
  * - the API (everything else under /v1): nothing at all may load or run in a response of the API,
  *   so a file it serves (an uploaded avatar, an export) can never act as a page of this origin.
  */
@@ -98,7 +98,8 @@ const DOCS_POLICY = serialise({
   'form-action': ["'self'"],
   'script-src': ["'self'"],
   'script-src-attr': ["'none'"],
-  'style-src': ["'self'"],
+  // Swagger UI adds <style> elements and style attributes from its script.
+  'style-src': ["'self'", "'unsafe-inline'"],
   'img-src': ["'self'", 'data:'],
   'font-src': ["'self'", 'data:'],
   'connect-src': ["'self'"],
@@ -130,7 +131,7 @@ export function consolePolicy(config: Pick<Config, 'mapTileUrl' | 'publicUrl'>):
           'script-src': ["'self'"],
           'script-src-attr': ["'none'"],
           // Ant Design's CSS-in-JS adds <style> elements at run time, and rc-component's scroll lock
-          // adds one without a nonce; Leaflet writes style attributes in markup (docs/decisions/0100).
+          // adds one without a nonce (docs/decisions/0100-security-headers.md).
           'style-src': ["'self'", "'unsafe-inline'"],
           // data: logos and icons, blob: previews of uploaded images, the map tiles.
           'img-src': ["'self'", 'data:', 'blob:', ...tiles],

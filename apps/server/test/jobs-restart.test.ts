@@ -361,13 +361,104 @@ const kinds: { kind: string; ends: string; run: (h: Harness) => Promise<void> }[
       expect(await task()).toMatchObject({ state: 'done', size: file.length, process_rate: 100 });
     },
   })),
+  {
+    kind: 'firmware upgrade whose report the device sent as the server died',
+    ends: 'the stored report is applied: done',
+    async run({ a, tenant, crash, db, restart, device }) {
+      const model = await publicType(a);
+      const m = multipart({ version: '4.2.1', model_id: model, type: 'self' }, { name: 'fw.bin', bytes: randomBytes(1000) });
+      const base = `/v1/out-firmware-mgmt/tenants/${tenant.tenantId}`;
+      await a.app.inject({
+        method: 'POST',
+        url: `${base}/firmwares`,
+        headers: { authorization: tenant.auth, ...m.headers },
+        payload: m.payload,
+      });
+      const dev = await makeDevice(a, tenant);
+      const onA = await device(a, dev);
+      await eventually(async () => (await db.raw.query('select 1 from things where id = $1 and is_online', [dev.id])).rows.length > 0);
+      const got: string[] = [];
+      onA.on('message', (_topic, payload) => got.push(JSON.parse(payload.toString()).correlation_id));
+      await onA.subscribeAsync(downTopic(dev.third_things_id, 'cmd'), { qos: 1 });
+      await a.app.inject({
+        method: 'POST',
+        url: `${base}/firmwares/${model}/4.2.1/notify`,
+        headers: { authorization: tenant.auth },
+        payload: { things_ids: [dev.id], type: 'self' },
+      });
+      await eventually(() => got.length === 1, 15_000, 'the command');
+      // Dies applying the device's final report: the report is stored, the upgrade still busy.
+      crash.at((sql) => sql.includes('from firmware_upgrades where things_id = $1 and correlation_id = $2'));
+      // Not acknowledged: the server dies before it has stored and handled the message.
+      void respond(onA, dev.third_things_id, {
+        correlation_id: got[0],
+        code: 0,
+        payload: { state: 'flash success', version: '4.2.1' },
+      }).catch(() => {});
+      await eventually(() => crash.crashed, 15_000, 'the report');
+      onA.end(true);
+      const stored = await db.raw.query<{ state: string }>('select state from device_commands where correlation_id = $1', [got[0]]);
+      expect(stored.rows[0].state).toBe('answered');
+
+      const b = await restart();
+      const [u] = await get(b, tenant.auth, `${base}/things/${dev.id}/upgrades`);
+      expect(u).toMatchObject({ state: 'flash success', progress: 100 });
+      const thing = await db.raw.query<{ firmware: string }>('select firmware from things where id = $1', [dev.id]);
+      expect(thing.rows[0].firmware).toBe('4.2.1');
+    },
+  },
+  {
+    kind: 'file recall whose file arrived as the server died',
+    ends: 'the received file is stored: done',
+    async run({ a, tenant, crash, db, restart, device }) {
+      const dev = await makeDevice(a, tenant);
+      const onA = await device(a, dev);
+      await eventually(async () => (await db.raw.query('select 1 from things where id = $1 and is_online', [dev.id])).rows.length > 0);
+      await onA.subscribeAsync(downTopic(dev.third_things_id, 'cmd'), { qos: 1 });
+      const base = `/v1/things/tenants/${tenant.tenantId}/things/${dev.id}/recall`;
+      const file = Buffer.from('(1700000000.000000) can0 123#CAFE\n');
+      const task = (
+        await a.app.inject({
+          method: 'POST',
+          url: `${base}/files`,
+          headers: { authorization: tenant.auth },
+          payload: { filename: 'LOG/0002.log', size: file.length },
+        })
+      ).json();
+      const { rows } = await db.raw.query<{ token: string }>('select token from recall_tasks where id = $1', [task.id]);
+      await a.app.inject({
+        method: 'PUT',
+        url: `/v1/filemanager/recall-upload/${rows[0].token}?offset=0&total=${file.length}`,
+        headers: { 'content-type': 'application/octet-stream' },
+        payload: file,
+      });
+      // Dies storing the file the device just finished sending.
+      crash.at((sql) => sql.includes('from recall_tasks where things_id = $1 and correlation_id = $2'));
+      void respond(onA, dev.third_things_id, {
+        correlation_id: task.correlation_id,
+        code: 0,
+        payload: { size: file.length, sha256: createHash('sha256').update(file).digest('hex') },
+      }).catch(() => {});
+      await eventually(() => crash.crashed, 15_000, 'the answer');
+      onA.end(true);
+
+      const b = await restart();
+      expect(await get(b, tenant.auth, `${base}/tasks/${task.id}`)).toMatchObject({ state: 'done', size: file.length });
+      const stored = await b.app.inject({
+        method: 'GET',
+        url: `/v1/filemanager/upload/commonfile/${dev.id}_LOG_0002.log`,
+        headers: { authorization: tenant.auth },
+      });
+      expect(stored.rawPayload.equals(file)).toBe(true);
+    },
+  },
 ];
 
 describe('long-running jobs killed with their server end visibly: resumed and done, or failed with a reason', () => {
   afterAll(async () => {
     await shared?.drop();
   });
-  it.each(kinds)('$kind: $ends', ({ run }) => harness(run));
+  for (const { kind, ends, run } of kinds) it(`${kind}: ${ends}`, () => harness(run));
 });
 
 describe('several server copies on one database (external broker)', () => {

@@ -1,7 +1,8 @@
-import type { DownloadCreate, DownloadProgress, FramesPageSchema } from '@loggerhead/contract/schemas/data.ts';
+import type { DownloadCreate, DownloadProgress, FramesPageSchema, UploadResult } from '@loggerhead/contract/schemas/data.ts';
 import type { DeviceEventPageSchema, Thing, ThingStatus } from '@loggerhead/contract/schemas/things.ts';
 import type { z } from 'zod';
 import { api } from '../../../api/client.ts';
+import { uploadFile } from '../../../api/upload.ts';
 import { fetchFile } from '../../../components/data-view/file-download.ts';
 
 export type FramesPage = z.infer<typeof FramesPageSchema>;
@@ -56,6 +57,13 @@ export const deviceApi = {
     }),
   cancelDownload: (tenantId: string, id: string, taskId: string) =>
     api.delete<void>(`${dataPath(tenantId, id)}/downloads/${encodeURIComponent(taskId)}`, { permission: 'data-mgmt:things-data:download' }),
+  /** A log file into the device's history (any format the server reads, gzip too). */
+  uploadLog: (tenantId: string, id: string, file: File, onProgress: (sent: number, total: number) => void, signal: AbortSignal) =>
+    uploadFile<UploadResult>(`${dataPath(tenantId, id)}/uploads`, file, file.name, {
+      permission: 'data-mgmt:things-data:import',
+      onProgress,
+      signal,
+    }),
   downloadFile: (tenantId: string, id: string, taskId: string, fallbackName: string) =>
     fetchFile(`${dataPath(tenantId, id)}/downloads/${encodeURIComponent(taskId)}/file`, {
       permission: 'data-mgmt:things-data:download',

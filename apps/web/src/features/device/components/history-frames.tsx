@@ -1,10 +1,12 @@
-import { DownloadOutlined, SearchOutlined } from '@ant-design/icons';
+import { DownloadOutlined, SearchOutlined, UploadOutlined } from '@ant-design/icons';
+import { isAllowedByMap } from '@loggerhead/contract/permissions.ts';
 import type { ExportFormat, FrameDto } from '@loggerhead/contract/schemas/data.ts';
 import type { Thing } from '@loggerhead/contract/schemas/things.ts';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Flex, Typography } from 'antd';
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { getPermissionMap } from '../../../api/session-storage.ts';
 import { type ChooserColumn, ColumnChooserTable } from '../../../components/data-view/column-chooser-table.tsx';
 import { DateRange } from '../../../components/data-view/date-range.tsx';
 import { Paginator } from '../../../components/data-view/paginator.tsx';
@@ -16,8 +18,9 @@ import { DownloadProgressDialog } from './download-progress-dialog.tsx';
 import { ExportDialog } from './export-dialog.tsx';
 import { type FrameFilter, FrameFilterBar } from './frame-filter-bar.tsx';
 import { formatMicroTime, frameDir, frameFlags, frameIdText, frameKind, spacedHex } from './frame-text.ts';
+import { LogUploadDialog } from './log-upload-dialog.tsx';
 
-/** Raw frame history of one device (spec §2 device data → history) with export. */
+/** Raw frame history of one device (spec §2 device data → history) with export, and log uploads for who may change it. */
 export function HistoryFrames({ thing, tenantId }: { thing: Thing; tenantId: string }) {
   const { t } = useTranslation();
   const [range, setRange] = useState<[number, number]>(() => shortcutRange('hour', Date.now()));
@@ -27,8 +30,13 @@ export function HistoryFrames({ thing, tenantId }: { thing: Thing; tenantId: str
   const [paging, setPaging] = useState<PageState>(firstPage());
   const [exporting, setExporting] = useState(false);
   const [task, setTask] = useState<{ id: string; format: ExportFormat } | null>(null);
+  const [uploading, setUploading] = useState(false);
+  const mayUpload = thing.access === 'write' && isAllowedByMap(getPermissionMap(), 'data-mgmt:things-data:import');
 
   const page = useQuery(framesQuery(tenantId, thing.id, submitted, paging.page, paging.size));
+  // Frames just uploaded may fall in the range on screen: read it again.
+  const refetch = page.refetch;
+  const onStored = useCallback(() => void refetch(), [refetch]);
   const submit = () => {
     const next = { begin_time: range[0], end_time: range[1], channels: filter.channels, ids: filter.ids };
     // The same query again means "look again": frames keep arriving.
@@ -85,6 +93,11 @@ export function HistoryFrames({ thing, tenantId }: { thing: Thing; tenantId: str
             <Button icon={<DownloadOutlined />} onClick={() => setExporting(true)} data-testid="history-export">
               {t('device.history.export')}
             </Button>
+            {mayUpload && (
+              <Button icon={<UploadOutlined />} onClick={() => setUploading(true)} data-testid="history-upload">
+                {t('device.history.upload')}
+              </Button>
+            )}
           </>
         }
       />
@@ -104,6 +117,7 @@ export function HistoryFrames({ thing, tenantId }: { thing: Thing; tenantId: str
         }}
       />
       <DownloadProgressDialog tenantId={tenantId} thingsId={thing.id} task={task} onClose={() => setTask(null)} />
+      <LogUploadDialog open={uploading} tenantId={tenantId} thingsId={thing.id} onClose={() => setUploading(false)} onStored={onStored} />
     </Flex>
   );
 }

@@ -47,14 +47,15 @@ export class FastCandump {
   constructor(private readonly visit: FrameVisitor) {}
 
   push(piece: Uint8Array): void {
-    const b = piece;
+    // A plain view: the line reader then sees one array type (file pieces come as Buffers).
+    const b = piece.constructor === Uint8Array ? piece : new Uint8Array(piece.buffer, piece.byteOffset, piece.byteLength);
     let pos = 0;
     if (this.rest.length) {
       // The line cut at the end of the last piece: joined on its own, the rest is read in place.
-      const nl = piece.indexOf(10);
-      const joined = new Uint8Array(this.rest.length + (nl < 0 ? piece.length : nl + 1));
+      const nl = b.indexOf(10);
+      const joined = new Uint8Array(this.rest.length + (nl < 0 ? b.length : nl + 1));
       joined.set(this.rest);
-      joined.set(nl < 0 ? piece : piece.subarray(0, nl + 1), this.rest.length);
+      joined.set(nl < 0 ? b : b.subarray(0, nl + 1), this.rest.length);
       if (nl < 0) {
         this.rest = joined;
         return;

@@ -92,6 +92,21 @@ export class ByteOut {
       this.pos = p;
       return;
     }
+    if (v < 0x80000000) {
+      // 32-bit integer arithmetic: most values are small.
+      let n = v | 0;
+      let digits = 2;
+      for (let t = (n / 100) | 0; t > 0; t = (t / 10) | 0) digits++;
+      let q = p + digits;
+      this.pos = q;
+      while (n >= 10) {
+        const d = (n / 10) | 0;
+        buf[--q] = 48 + n - d * 10;
+        n = d;
+      }
+      buf[--q] = 48 + n;
+      return;
+    }
     let digits = 1;
     for (let t = v; t >= 10; t = Math.floor(t / 10)) digits++;
     let q = p + digits;

@@ -51,7 +51,14 @@ class Output extends ByteOut {
     const more = process.stdout.write(piece, (err) => {
       if (!err) this.give(piece);
     });
-    if (!more) await new Promise<void>((ok) => process.stdout.once('drain', ok).once('error', ok));
+    if (!more)
+      await new Promise<void>((ok) => {
+        const done = () => {
+          process.stdout.off('drain', done).off('error', done);
+          ok();
+        };
+        process.stdout.on('drain', done).on('error', done);
+      });
   }
 }
 

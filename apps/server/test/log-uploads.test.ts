@@ -353,3 +353,46 @@ describe.skipIf(!!process.env.TEST_MQTT_URL)('import into history of a recalled 
     }
   });
 });
+
+describe('upload size bounds', () => {
+  let t: TestApp;
+  let a: TenantFixture;
+  beforeAll(async () => {
+    t = await createTestApp({ maxUploadBytes: 16 * 1024 });
+    a = await makeTenant(t);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+  const upload = async (name: string, bytes: Uint8Array) => {
+    const d = await makeDevice(t, a);
+    const m = multipart(name, bytes);
+    return t.app.inject({
+      method: 'POST',
+      url: `/v1/data-mgmt/tenants/${a.tenantId}/things/${d.id}/uploads`,
+      headers: { authorization: a.auth, ...m.headers },
+      payload: m.payload,
+    });
+  };
+  const candump = (n: number) =>
+    new TextEncoder().encode(
+      Array.from({ length: n }, (_, i) => `(1700000000.${String(i).padStart(6, '0')}) can0 123#0011223344556677 R\n`).join(''),
+    );
+
+  it('refuses a file past MAX_UPLOAD_MB with 413, read as a stream or not', async () => {
+    const res = await upload('big.log', candump(1000));
+    expect(res.statusCode).toBe(413);
+    expect(res.json().code).toBe('http.413');
+  });
+
+  it('refuses a gzip file that inflates past 4 × MAX_UPLOAD_MB with 413, and takes one within it', async () => {
+    const over = gzipSync(candump(2000));
+    expect(over.length).toBeLessThan(16 * 1024);
+    const res = await upload('big.log.gz', over);
+    expect(res.statusCode).toBe(413);
+    expect(res.json()).toMatchObject({ code: 'http.413', message: expect.stringMatching(/inflated/) });
+    const within = await upload('ok.log.gz', gzipSync(candump(1000)));
+    expect(within.statusCode).toBe(200);
+    expect(within.json().frames).toBe(1000);
+  });
+});

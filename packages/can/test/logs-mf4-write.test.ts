@@ -248,6 +248,55 @@ describe('MF4 reader on sorted data groups', () => {
   });
 });
 
+/** A DT block of `records`, its length written (or left at 24, as a logger first writes it). */
+function dtBlock(records: Uint8Array, lengthWritten = true): Uint8Array {
+  const b = new Uint8Array((24 + records.length + 7) & ~7);
+  b.set(Buffer.from('##DT', 'latin1'));
+  dv(b).setBigUint64(8, BigInt(lengthWritten ? 24 + records.length : 24), true);
+  b.set(records, 24);
+  return b;
+}
+
+describe('MF4 reader on unfinalized files', () => {
+  const frames = Array.from({ length: 300 }, (_, i) => makeFrame({ ts: T0 + i * 1000, id: 0x100 + i, data: Uint8Array.of(i & 255, 1, 2) }));
+  const file = writeLog(frames, 'mf4');
+  const [g] = dataGroups(file);
+  const starts = records(file, g).map((r) => r.at - 1);
+  const meta = file.slice(0, g.dataLink);
+  const part = (from: number, to?: number) => file.subarray(starts[from], to === undefined ? file.length : starts[to]);
+  const unfinalized = (b: Uint8Array, flags: number) => {
+    b.set(Buffer.from('UnFinMF ', 'latin1'));
+    dv(b).setUint16(60, flags, true);
+    return b;
+  };
+
+  it('finds data blocks written after the last one its DL block lists, the last one running to the end', () => {
+    const dt1 = dtBlock(part(0, 100));
+    const dt2 = dtBlock(part(100, 180));
+    const dt3 = dtBlock(part(180), false);
+    const dlAt = meta.length;
+    const dl = new Uint8Array(24 + 16 + 16);
+    dl.set(Buffer.from('##DL', 'latin1'));
+    dv(dl).setBigUint64(8, BigInt(dl.length), true);
+    dv(dl).setBigUint64(16, 2n, true);
+    dv(dl).setBigUint64(32, BigInt(dlAt + dl.length), true); // DT1 only
+    dv(dl).setUint32(44, 1, true);
+    const b = unfinalized(Buffer.concat([meta, dl, dt1, dt2, dt3.subarray(0, 24 + part(180).length)]), 1 | 4 | 16);
+    dv(b).setBigUint64(g.at + 24 + 16, BigInt(dlAt), true);
+    const r = readLog(b);
+    expect(r.warnings).toEqual([]);
+    expect(r.frames).toEqual(frames);
+    // Without the flags saying the list and the last length were not updated, only what it lists is read.
+    dv(b).setUint16(60, 1, true);
+    expect(readLog(b).frames).toEqual(frames.slice(0, 100));
+  });
+
+  it('takes a DT block of length 24 as running to the end when the file gives no flags', () => {
+    const b = unfinalized(Buffer.concat([meta, dtBlock(part(0), false).subarray(0, 24 + part(0).length)]), 0);
+    expect(readLog(b).frames).toEqual(frames);
+  });
+});
+
 describe('MF4 reader on damaged input', () => {
   const good = writeLog(mixed(), 'mf4');
   const zipped = writeLog(mixed(), 'mf4', { compress: true });

@@ -7,7 +7,7 @@
 import { inflateSync, unzlibSync } from 'fflate';
 import { type BlockReader, HEADER, u64 } from './mf4-blocks.ts';
 import { type Io, Mf4Error, read } from './mf4-io.ts';
-import { type FileHeader, UNFIN_DT_LENGTH } from './mf4-meta.ts';
+import { type FileHeader, UNFIN_DL, UNFIN_DT_LENGTH } from './mf4-meta.ts';
 
 /** Raw data is read this much at a time. */
 const WINDOW = 1 << 18;
@@ -116,6 +116,31 @@ export class DataStream {
 
   *init(): Io<void> {
     this.blocks = yield* dataBlocks(this.reader, this.link, this.from, 'data', '##DT');
+    if (this.link) this.listed = (yield* this.reader.header(this.link, this.from, 'data')).id !== '##DT';
+  }
+
+  /** The data is a list (DL/HL), not one block. */
+  private listed = false;
+  private seen: Set<number> | null = null;
+
+  /**
+   * An unfinalized file whose flags say the last DL block was not updated: data blocks the
+   * writer appended after the last one listed are found where they follow it, one after another.
+   */
+  private *unlisted(at: number, length: number): Io<void> {
+    if (!this.listed || !this.header.unfinalized || (this.header.unfinFlags & UNFIN_DL) === 0) return;
+    const next = (at + length + 7) & ~7;
+    this.seen ??= new Set(this.blocks);
+    if (this.blocks.length >= MAX_FRAGMENTS || this.seen.has(next)) return;
+    try {
+      const h = yield* this.reader.header(next, at, 'data');
+      if (h.id === '##DT' || h.id === '##DZ') {
+        this.blocks.push(next);
+        this.seen.add(next);
+      }
+    } catch (e) {
+      if (!(e instanceof Mf4Error)) throw e;
+    }
   }
 
   /** The next window of data, or null at the end. */
@@ -138,6 +163,7 @@ export class DataStream {
       const at = this.blocks[this.index];
       const prev = this.index > 0 ? this.blocks[this.index - 1] : this.from;
       const { id, length } = yield* this.reader.header(at, prev, 'data');
+      if (this.index === this.blocks.length - 1) yield* this.unlisted(at, length);
       if (id === '##DZ') {
         const bytes = yield* inflateBlock(this.reader, at, prev, 'data', 'DT');
         this.end = this.pos = 0;
@@ -149,7 +175,10 @@ export class DataStream {
       this.end = at + length;
       this.open = false;
       const last = this.index === this.blocks.length - 1;
-      if (last && this.header.unfinalized && (this.header.unfinFlags & UNFIN_DT_LENGTH) !== 0) {
+      // Unfinalized: the flag says the length was not written; with no flags given, a DT block
+      // still holding no data (its length as first written) is taken the same way.
+      const flags = this.header.unfinFlags;
+      if (last && this.header.unfinalized && ((flags & UNFIN_DT_LENGTH) !== 0 || (flags === 0 && length === HEADER))) {
         // The writer never wrote this block's length: it runs to the next block or the end of the file.
         const next = this.reader.known.after(at);
         this.end = Math.max(this.end, next);

@@ -7,6 +7,8 @@ import { type Io, Mf4Error, type PageCache, read } from './mf4-io.ts';
 
 /** `id_unfin_flags` bit: the last DT block's length was not written (it runs to the next block or the end). */
 export const UNFIN_DT_LENGTH = 1 << 2;
+/** `id_unfin_flags` bit: the last DL block of a list was not updated (blocks written after it are not listed). */
+export const UNFIN_DL = 1 << 4;
 
 export interface FileHeader {
   unfinalized: boolean;

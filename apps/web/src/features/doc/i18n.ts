@@ -24,7 +24,7 @@ export default defineCatalogue({
     'doc.help.data.title': '数据',
     'doc.help.data.li1': '实时：通过 WebSocket 实时显示报文，可按通道和 ID 过滤、暂停。',
     'doc.help.data.li2': '历史：按时间段查询报文；超过 10000 条时请缩小时间范围或加条件。',
-    'doc.help.data.li3': '导出：candump、ASC、BLF 或 CSV 格式，显示进度，可取消。',
+    'doc.help.data.li3': '导出：candump、ASC、BLF、PEAK TRC、ASAM MF4 或 CSV 格式，显示进度，可取消。',
     'doc.help.data.li4': '设备存储数据：列出设备 SD 卡上的文件，可召回到云端后下载。',
     'doc.help.data.p1': '数据保存天数和存储空间由套餐决定；点击右上角云盘图标查看用量，超出容量时图标变红。',
     'doc.help.dbc.title': 'DBC 与信号',
@@ -153,7 +153,7 @@ export default defineCatalogue({
     'doc.help.data.title': 'Data',
     'doc.help.data.li1': 'Real time: frames as they arrive over a WebSocket, filtered by channel and ID, with pause.',
     'doc.help.data.li2': 'History: frames of a time range; above 10000 entries narrow the range or add a filter.',
-    'doc.help.data.li3': 'Export: candump, ASC, BLF or CSV, with progress and cancel.',
+    'doc.help.data.li3': 'Export: candump, ASC, BLF, PEAK TRC, ASAM MF4 or CSV, with progress and cancel.',
     'doc.help.data.li4': 'Device storage: the files on the device SD card, recalled to the cloud and downloaded.',
     'doc.help.data.p1':
       'Retention and storage come from your package; the cloud icon at the top right shows the usage and turns red when you are over capacity.',

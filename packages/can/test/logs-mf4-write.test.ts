@@ -139,7 +139,7 @@ describe('MF4 writer', () => {
  * (Timestamp REAL64 in s; ID a UINT32 with IDE in bit 31; byte-sized fields; 64 DataBytes) for
  * data frames and a remote-frame group, their times interleaved.
  */
-function sortedFile(): { file: Uint8Array; frames: CanFrame[] } {
+function sortedFile(vlsd = false): { file: Uint8Array; frames: CanFrame[] } {
   const blocks: { id: string; links: (number | string)[]; data: Uint8Array; name: string }[] = [];
   const add = (name: string, id: string, links: (number | string)[], data: Uint8Array) => blocks.push({ id, links, data, name });
   const tx = (name: string, s: string) => add(name, '##TX', [], Buffer.from(`${s}\0`));
@@ -147,7 +147,7 @@ function sortedFile(): { file: Uint8Array; frames: CanFrame[] } {
     name: string,
     next: string | number,
     title: string,
-    f: { type?: number; sync?: number; dt: number; byte: number; bits: number; comp?: string },
+    f: { type?: number; sync?: number; dt: number; byte: number; bits: number; comp?: string; data?: string },
   ) => {
     const d = new Uint8Array(72);
     const v = dv(d);
@@ -157,7 +157,7 @@ function sortedFile(): { file: Uint8Array; frames: CanFrame[] } {
     v.setUint32(4, f.byte, true);
     v.setUint32(8, f.bits, true);
     tx(`${name}.tx`, title);
-    add(name, '##CN', [next, f.comp ?? 0, `${name}.tx`, 0, 0, 0, 0, 0], d);
+    add(name, '##CN', [next, f.comp ?? 0, `${name}.tx`, 0, 0, f.data ?? 0, 0, 0], d);
   };
   const hdData = new Uint8Array(32);
   dv(hdData).setBigUint64(0, BigInt(T0) * 1000n, true);
@@ -171,15 +171,18 @@ function sortedFile(): { file: Uint8Array; frames: CanFrame[] } {
   };
   dg('dg1', 'dg2', 'cg1', 'dt1');
   dg('dg2', 0, 'cg2', 'dt2');
-  cg('cg1', 't1', 80, 3);
+  // With `vlsd`, DataBytes is a UINT64 offset into SD blocks (two, under a DL) instead of 64 bytes.
+  const size1 = vlsd ? 24 : 80;
+  cg('cg1', 't1', size1, 3);
   cn('t1', 's1', 'Timestamp', { type: 2, sync: 1, dt: 4, byte: 0, bits: 64 });
-  cn('s1', 0, 'CAN_DataFrame', { dt: 10, byte: 8, bits: 72 * 8, comp: 'm1' });
+  cn('s1', 0, 'CAN_DataFrame', { dt: 10, byte: 8, bits: (size1 - 8) * 8, comp: 'm1' });
   cn('m1', 'm2', 'CAN_DataFrame.BusChannel', { dt: 0, byte: 8, bits: 8 });
   cn('m2', 'm3', 'CAN_DataFrame.ID', { dt: 0, byte: 9, bits: 32 });
   cn('m3', 'm4', 'CAN_DataFrame.DLC', { dt: 0, byte: 13, bits: 8 });
   cn('m4', 'm5', 'CAN_DataFrame.DataLength', { dt: 0, byte: 14, bits: 8 });
   cn('m5', 'm6', 'CAN_DataFrame.Dir', { dt: 0, byte: 15, bits: 8 });
-  cn('m6', 0, 'CAN_DataFrame.DataBytes', { dt: 10, byte: 16, bits: 64 * 8 });
+  if (vlsd) cn('m6', 0, 'CAN_DataFrame.DataBytes', { type: 1, dt: 10, byte: 16, bits: 64, data: 'sdl' });
+  else cn('m6', 0, 'CAN_DataFrame.DataBytes', { dt: 10, byte: 16, bits: 64 * 8 });
   cg('cg2', 't2', 15, 2);
   cn('t2', 's2', 'Timestamp', { type: 2, sync: 1, dt: 4, byte: 0, bits: 64 });
   cn('s2', 0, 'CAN_RemoteFrame', { dt: 10, byte: 8, bits: 7 * 8, comp: 'r1' });
@@ -194,12 +197,14 @@ function sortedFile(): { file: Uint8Array; frames: CanFrame[] } {
     { ...base, ts: T0 + 2000, channel: 0, id: 0x7df, ext: false, rtr: true, dlc: 2, data: new Uint8Array(0) },
     { ...base, ts: T0 + 3000, channel: 0, id: 0x5, ext: false, data: new Uint8Array(0) },
   ];
-  const dt1 = new Uint8Array(3 * 80);
+  const dt1 = new Uint8Array(3 * size1);
   const dt2 = new Uint8Array(2 * 15);
   let n1 = 0;
   let n2 = 0;
+  const sd: Uint8Array[] = [];
+  let sdAt = 0;
   for (const f of frames) {
-    const rec = f.rtr ? dt2.subarray(15 * n2++) : dt1.subarray(80 * n1++);
+    const rec = f.rtr ? dt2.subarray(15 * n2++) : dt1.subarray(size1 * n1++);
     const v = dv(rec);
     v.setFloat64(0, (f.ts - T0) / 1e6, true);
     rec[8] = f.channel + 1;
@@ -209,8 +214,27 @@ function sortedFile(): { file: Uint8Array; frames: CanFrame[] } {
     else {
       rec[14] = f.data.length;
       rec[15] = f.tx ? 1 : 0;
-      rec.set(f.data, 16);
+      if (!vlsd) rec.set(f.data, 16);
+      else {
+        v.setBigUint64(16, BigInt(sdAt), true);
+        const entry = new Uint8Array(4 + f.data.length);
+        dv(entry).setUint32(0, f.data.length, true);
+        entry.set(f.data, 4);
+        sd.push(entry);
+        sdAt += entry.length;
+      }
     }
+  }
+  if (vlsd) {
+    // The second value straddles the two SD blocks.
+    const all = Buffer.concat(sd);
+    const cut = sd[0].length + 5;
+    add('sd1', '##SD', [], all.subarray(0, cut));
+    add('sd2', '##SD', [], all.subarray(cut));
+    const dl = new Uint8Array(8 + 16);
+    dv(dl).setUint32(4, 2, true);
+    dv(dl).setBigUint64(16, BigInt(cut), true);
+    add('sdl', '##DL', [0, 'sd1', 'sd2'], dl);
   }
   add('dt1', '##DT', [], dt1);
   add('dt2', '##DT', [], dt2);
@@ -239,8 +263,11 @@ function sortedFile(): { file: Uint8Array; frames: CanFrame[] } {
 }
 
 describe('MF4 reader on sorted data groups', () => {
-  it('reads each group and merges the groups by time', () => {
-    const { file, frames } = sortedFile();
+  it.each([
+    ['fixed DataBytes', false],
+    ['DataBytes in SD blocks (VLSD)', true],
+  ])('reads each group and merges the groups by time: %s', (_name, vlsd) => {
+    const { file, frames } = sortedFile(vlsd);
     const r = readLog(file);
     expect(r.error).toBeUndefined();
     expect(r.warnings).toEqual([]);

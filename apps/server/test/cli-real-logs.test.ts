@@ -77,8 +77,11 @@ describe('command line with real logs', () => {
   }
 
   const stored = async (thingsId: string) =>
-    (await t.database.raw.query<{ n: number }>('select coalesce(sum(frame_count),0)::int as n from frame_chunks where things_id = $1', [thingsId]))
-      .rows[0].n;
+    (
+      await t.database.raw.query<{ n: number }>('select coalesce(sum(frame_count),0)::int as n from frame_chunks where things_id = $1', [
+        thingsId,
+      ])
+    ).rows[0].n;
 
   it.each([
     ['trip.asc', ASC],
@@ -103,7 +106,7 @@ describe('command line with real logs', () => {
     expect(r.code).toBe(1);
     expect(r.err).toHaveLength(1);
     expect(r.err[0]).toMatch(/bad\.asc: .*line 6/);
-    expect(r.err[0]).not.toMatch(/\n|Usage|    at /);
+    expect(r.err[0]).not.toMatch(/\n|Usage| {4}at /);
     expect(await stored(d.id)).toBe(0);
   });
 
@@ -114,7 +117,10 @@ describe('command line with real logs', () => {
     const dbc = file('bus.dbc', DBC);
     const r = await captured(() => decode(['--dbc', dbc, '--log', file(name, bytes)]));
     expect(r.code).toBe(0);
-    const lines = r.out.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = r.out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.map((l) => [l.message, l.signals])).toEqual([
       ['Fd', { First: 0x11 }],
       ['Fd', { First: 0x33 }],
@@ -128,11 +134,13 @@ describe('command line with real logs', () => {
     const r = await captured(() => decode(['--dbc', dbc, '--log', bad]));
     expect(r.code).not.toBe(0);
     expect(r.err.length).toBeGreaterThanOrEqual(1);
-    expect(r.err.join('\n')).not.toMatch(/    at /);
+    expect(r.err.join('\n')).not.toMatch(/ {4}at /);
   });
 
   it('a command that throws ends with one line, not a stack trace', async () => {
-    const r = await captured(() => main(['simulate', '--broker', 'mqtt://127.0.0.1:1', '--devices', '1', '--rate', '1', '--fleet', path.join(dir, 'none.csv')]));
+    const r = await captured(() =>
+      main(['simulate', '--broker', 'mqtt://127.0.0.1:1', '--devices', '1', '--rate', '1', '--fleet', path.join(dir, 'none.csv')]),
+    );
     expect(r.code).toBe(1);
     expect(r.err).toHaveLength(1);
     expect(r.err[0]).toMatch(/^loggerhead simulate: .*none\.csv/);

@@ -18,6 +18,15 @@ import { assertPermission } from './lib/auth.ts';
 import { ApiError } from './lib/errors.ts';
 import { EventBus } from './lib/events.ts';
 import type { App } from './lib/fastify.ts';
+import {
+  bodyUnread,
+  brokenFormError,
+  databaseInputError,
+  discardUnreadBody,
+  JSON_BODY_LIMIT,
+  multipartLimit,
+  rejectNul,
+} from './lib/input-guard.ts';
 import { JobLeases } from './lib/job-leases.ts';
 import { registerRateLimits } from './lib/rate-limits.ts';
 import { registerSecurityHeaders } from './lib/security-headers.ts';
@@ -75,6 +84,8 @@ export interface RouteEntry {
   url: string;
   websocket: boolean;
   config: { public?: boolean; auth?: 'socket'; permission?: string };
+  /** The route's request schemas (zod), when it has them: what the input tests generate from. */
+  schema: { params?: unknown; querystring?: unknown; body?: unknown };
 }
 
 export type LoggerheadApp = App & { ctx: AppContext; routeTable: readonly RouteEntry[] };
@@ -114,7 +125,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
               req: (req) => ({ method: req.method, url: redactQuery(req.url), remoteAddress: req.ip }),
             },
           },
-    bodyLimit: 2 * 1024 * 1024,
+    bodyLimit: JSON_BODY_LIMIT,
     trustProxy: typeof config.trustProxy === 'number' ? hops(config.trustProxy) : config.trustProxy,
     // Spec §7: the API answers on /api (localhost) and /v1 alike.
     rewriteUrl: (req) => (req.url?.startsWith('/api/') || req.url === '/api' ? `/v1${req.url.slice(4)}` : (req.url ?? '/')),
@@ -187,6 +198,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
         url: route.url,
         websocket: route.websocket === true,
         config: (route.config ?? {}) as RouteEntry['config'],
+        schema: { params: route.schema?.params, querystring: route.schema?.querystring, body: route.schema?.body },
       });
   });
   app.decorate('routeTable', routeTable);
@@ -211,8 +223,15 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await app.register(swaggerUi, { routePrefix: '/v1/docs' });
   openPlugin = false;
 
+  // Bad input is a 4xx (docs/decisions/0105-bad-input-is-a-4xx.md): uploads over MAX_UPLOAD_MB
+  // refused before they are read, NUL characters refused in any params, query or body string.
+  app.addHook('preParsing', multipartLimit(config.maxUploadBytes));
+  app.addHook('preValidation', rejectNul);
   // One error handler: spec §8 bodies, no internals on a 5xx.
-  app.setErrorHandler((err, req, reply) => {
+  app.setErrorHandler(async (err, req, reply) => {
+    // Answered before the body was read (too large, refused first): the rest is read and thrown
+    // away first, so a client that writes its whole body before reading gets this answer, not a reset.
+    if (bodyUnread(req.raw)) await discardUnreadBody(req.raw);
     if (err instanceof ApiError) return reply.code(err.status).send(err.body);
     if (hasZodFastifySchemaValidationErrors(err)) {
       const items = err.validation.map((v) => {
@@ -222,6 +241,15 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       });
       return reply.code(400).send(items.length === 1 ? items[0] : items);
     }
+    // Last safety net: values the database refused are the request's fault, not the server's. The
+    // warning shows which input still lacks a check in its schema.
+    const refused = databaseInputError(err);
+    if (refused) {
+      req.log.warn({ sqlState: refused.sqlState, route: req.routeOptions.url, method: req.method }, 'database refused a request value');
+      return reply.code(refused.status).send(refused.body);
+    }
+    const form = brokenFormError(err);
+    if (form) return reply.code(400).send(form);
     const e = err as { statusCode?: number; message?: string; code?: string };
     const status = e.statusCode && e.statusCode >= 400 && e.statusCode < 600 ? e.statusCode : 500;
     if (status < 500) return reply.code(status).send({ code: `http.${status}`, message: e.message ?? 'Bad request' });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageOf } from './common.ts';
+import { pageOf, UuidSchema } from './common.ts';
 
 /**
  * Trigger rules (spec §3 trigger rule, §5 validation, §9 limits) and alert events (spec §3 alert
@@ -221,8 +221,8 @@ export const TriggerRuleQuerySchema = z.object({
 });
 
 export const RuleStatusParamSchema = z.object({
-  tenant_id: z.string(),
-  id: z.string(),
+  tenant_id: UuidSchema,
+  id: UuidSchema,
   status: z.enum(['0', '1', 'enable', 'disable']).transform((s) => (s === '1' || s === 'enable' ? 1 : 0)),
 });
 

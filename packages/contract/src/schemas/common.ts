@@ -27,5 +27,14 @@ export function pageOf<T extends z.ZodType>(item: T) {
   });
 }
 
-export const IdParamSchema = z.object({ id: z.string().min(1).max(64) });
+/**
+ * A database id (a UUID column) in a path, query or body. Anything else is a 400 naming the field
+ * before a query runs. Any 8-4-4-4-12 hex form PostgreSQL reads is accepted, whatever its version bits.
+ */
+export const UuidSchema = z.guid({ error: 'must be a UUID' });
+export const IdParamSchema = z.object({ id: UuidSchema });
+/** Path parameters of the tenant-scoped routes. */
+export const TenantParamsSchema = z.object({ tenant_id: UuidSchema });
+export const TenantIdParamsSchema = TenantParamsSchema.extend({ id: UuidSchema });
+export const TenantThingParamsSchema = TenantParamsSchema.extend({ things_id: UuidSchema });
 export const OkSchema = z.object({ ok: z.literal(true) });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PageQuerySchema, pageOf } from './common.ts';
+import { PageQuerySchema, pageOf, UuidSchema } from './common.ts';
 
 /** Spec §3 user message read_status: 0 unread, 1 read, 2 deleted; 3 = all (a query filter only). */
 export const MessageReadStatus = { unread: 0, read: 1, deleted: 2, all: 3 } as const;
@@ -28,7 +28,7 @@ export const UserMessageSchema = z
   .meta({ id: 'UserMessage' });
 export type UserMessage = z.infer<typeof UserMessageSchema>;
 
-export const UserMessagePathSchema = z.object({ tenant_id: z.uuid(), user_id: z.uuid() });
+export const UserMessagePathSchema = z.object({ tenant_id: UuidSchema, user_id: UuidSchema });
 
 export const UserMessageQuerySchema = PageQuerySchema.extend({
   platform: z.coerce.number().int().min(0).max(99).optional(),

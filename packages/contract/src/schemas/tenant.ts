@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { UuidSchema } from './common.ts';
 
 /** Tenant status: 0 pending review, 1 active, 2 rejected, 3 disabled. */
 export const TENANT_STATUS = { pending: 0, active: 1, rejected: 2, disabled: 3 } as const;
@@ -64,7 +65,7 @@ export const TenantUpdateRequestSchema = z.object({
 });
 export type TenantUpdateRequest = z.infer<typeof TenantUpdateRequestSchema>;
 
-export const TenantAuditParamsSchema = z.object({ id: z.guid(), pass: z.enum(['0', '1']) });
+export const TenantAuditParamsSchema = z.object({ id: UuidSchema, pass: z.enum(['0', '1']) });
 export const TenantAuditBodySchema = z
   .object({ notify: z.boolean().default(false), remark: z.string().max(256).optional() })
   .default({ notify: false });

@@ -2,6 +2,8 @@ import {
   ErrorResponseSchema,
   OkSchema,
   RuleStatusParamSchema,
+  TenantIdParamsSchema,
+  TenantParamsSchema,
   TriggerRuleExportQuerySchema,
   TriggerRuleExportSchema,
   TriggerRuleImportResultSchema,
@@ -12,14 +14,13 @@ import {
   TriggerRuleSchema,
 } from '@loggerhead/contract';
 import type { FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import type { LoggerheadApp } from '../../app.ts';
 import { requireAuth } from '../../lib/auth.ts';
 import { inTenant } from '../things/things.access.ts';
 import type { RulesService } from './rules.service.ts';
 
-const Tenant = z.object({ tenant_id: z.string() });
-const TenantId = z.object({ tenant_id: z.string(), id: z.string() });
+const Tenant = TenantParamsSchema;
+const TenantId = TenantIdParamsSchema;
 const errors = { 400: ErrorResponseSchema, 403: ErrorResponseSchema, 404: ErrorResponseSchema, 409: ErrorResponseSchema };
 const tags = ['alert'];
 const base = '/v1/alert-mgmt/tenants/:tenant_id/trigger-rules';

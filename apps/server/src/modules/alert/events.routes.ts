@@ -5,6 +5,8 @@ import {
   AlertEventSchema,
   ErrorResponseSchema,
   OkSchema,
+  TenantIdParamsSchema,
+  TenantParamsSchema,
 } from '@loggerhead/contract';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -13,8 +15,8 @@ import { requireAuth } from '../../lib/auth.ts';
 import { inTenant } from '../things/things.access.ts';
 import type { EventsService } from './events.service.ts';
 
-const Tenant = z.object({ tenant_id: z.string() });
-const TenantId = z.object({ tenant_id: z.string(), id: z.string() });
+const Tenant = TenantParamsSchema;
+const TenantId = TenantIdParamsSchema;
 const errors = { 400: ErrorResponseSchema, 403: ErrorResponseSchema, 404: ErrorResponseSchema };
 const tags = ['alert'];
 const base = '/v1/alert-data-mgmt/tenants/:tenant_id/events';

@@ -6,6 +6,8 @@ import {
   CommandSchema,
   ErrorResponseSchema,
   ResponseQuerySchema,
+  TenantParamsSchema,
+  TenantThingParamsSchema,
 } from '@loggerhead/contract';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -15,8 +17,8 @@ import type { App } from '../../lib/fastify.ts';
 import { inTenant } from '../things/things.access.ts';
 import type { CommandService } from './command.service.ts';
 
-const Tenant = z.object({ tenant_id: z.string() });
-const TenantThing = Tenant.extend({ things_id: z.string() });
+const Tenant = TenantParamsSchema;
+const TenantThing = TenantThingParamsSchema;
 const TenantThingCorr = TenantThing.extend({ correlation_id: z.string().max(64) });
 export const errors = { 400: ErrorResponseSchema, 403: ErrorResponseSchema, 404: ErrorResponseSchema, 409: ErrorResponseSchema };
 const tags = ['commands'];

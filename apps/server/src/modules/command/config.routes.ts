@@ -1,11 +1,16 @@
-import { ConfigResultSchema, DeviceConfigSchema, DeviceConfigStateSchema, MAX_CONFIG_FILE_BYTES } from '@loggerhead/contract';
-import { z } from 'zod';
+import {
+  ConfigResultSchema,
+  DeviceConfigSchema,
+  DeviceConfigStateSchema,
+  MAX_CONFIG_FILE_BYTES,
+  TenantThingParamsSchema,
+} from '@loggerhead/contract';
 import type { LoggerheadApp } from '../../app.ts';
 import type { App } from '../../lib/fastify.ts';
 import { errors, tenantAuth } from './command.routes.ts';
 import type { ConfigService } from './config.service.ts';
 
-const TenantThing = z.object({ tenant_id: z.string(), things_id: z.string() });
+const TenantThing = TenantThingParamsSchema;
 const tags = ['config'];
 const base = '/v1/things/tenants/:tenant_id/things/:things_id/config';
 const result = { 200: ConfigResultSchema, 202: ConfigResultSchema, ...errors, 413: errors[400], 504: errors[400] };

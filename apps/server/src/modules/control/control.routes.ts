@@ -1,5 +1,4 @@
-import { ErrorResponseSchema, LoginRequestSchema, LoginResponseSchema } from '@loggerhead/contract';
-import { z } from 'zod';
+import { ErrorResponseSchema, IdParamSchema, LoginRequestSchema, LoginResponseSchema } from '@loggerhead/contract';
 import { requireAuth } from '../../lib/auth.ts';
 import type { App } from '../../lib/fastify.ts';
 import type { ControlService } from './control.service.ts';
@@ -26,7 +25,7 @@ export function controlRoutes(app: App, svc: ControlService) {
   );
   app.delete(
     '/v1/control/sessions/:id',
-    { config: { noOpLog: true }, schema: { tags: ['control'], params: z.object({ id: z.string() }) } },
+    { config: { noOpLog: true }, schema: { tags: ['control'], params: IdParamSchema } },
     async (req, reply) => {
       await svc.logout(requireAuth(req.auth), req.params.id);
       return reply.code(204).send();

@@ -1,4 +1,12 @@
-import { ErrorResponseSchema, PanelBodySchema, PanelOrderSchema, PanelSchema, PanelValuesSchema } from '@loggerhead/contract';
+import {
+  ErrorResponseSchema,
+  PanelBodySchema,
+  PanelOrderSchema,
+  PanelSchema,
+  PanelValuesSchema,
+  TenantParamsSchema,
+  UuidSchema,
+} from '@loggerhead/contract';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppContext, LoggerheadApp } from '../../app.ts';
@@ -7,8 +15,8 @@ import { inTenant } from '../things/things.access.ts';
 import { panelsService } from './panels.service.ts';
 
 const tags = ['data'];
-const Dashboard = z.object({ tenant_id: z.string(), dashboard_id: z.string() });
-const PanelParams = Dashboard.extend({ id: z.string() });
+const Dashboard = TenantParamsSchema.extend({ dashboard_id: UuidSchema });
+const PanelParams = Dashboard.extend({ id: UuidSchema });
 const errors = { 400: ErrorResponseSchema, 403: ErrorResponseSchema, 404: ErrorResponseSchema, 409: ErrorResponseSchema };
 const PanelList = z.object({ list: z.array(PanelSchema) });
 

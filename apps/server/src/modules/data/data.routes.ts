@@ -5,7 +5,9 @@ import {
   ErrorResponseSchema,
   FramesPageSchema,
   FramesQuerySchema,
+  TenantThingParamsSchema,
   UploadResultSchema,
+  UuidSchema,
 } from '@loggerhead/contract';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -23,8 +25,8 @@ import { quickDeleteRoutes } from './quick-delete.routes.ts';
 import { sweepRetention } from './retention.job.ts';
 import { uploadsService } from './uploads.service.ts';
 
-const TenantThing = z.object({ tenant_id: z.string(), things_id: z.string() });
-const TenantThingId = TenantThing.extend({ id: z.string() });
+const TenantThing = TenantThingParamsSchema;
+const TenantThingId = TenantThing.extend({ id: UuidSchema });
 const errors = { 400: ErrorResponseSchema, 403: ErrorResponseSchema, 404: ErrorResponseSchema, 409: ErrorResponseSchema };
 const tags = ['data'];
 const base = '/v1/data-mgmt/tenants/:tenant_id/things/:things_id';

@@ -1,4 +1,4 @@
-import { ErrorResponseSchema } from '@loggerhead/contract';
+import { ErrorResponseSchema, TenantIdParamsSchema, UuidSchema } from '@loggerhead/contract';
 import {
   DataFieldInputSchema,
   DataFieldSchema,
@@ -16,9 +16,9 @@ import { inTenant } from '../things/things.access.ts';
 import { deviceTypeSchemaRepository } from './device-type-schema.repository.ts';
 import { deviceTypeSchemaService } from './device-type-schema.service.ts';
 
-const Type = z.object({ tenant_id: z.string(), id: z.string() });
-const Group = Type.extend({ group_id: z.string() });
-const Field = Group.extend({ field_id: z.string() });
+const Type = TenantIdParamsSchema;
+const Group = Type.extend({ group_id: UuidSchema });
+const Field = Group.extend({ field_id: UuidSchema });
 const errors = { 400: ErrorResponseSchema, 403: ErrorResponseSchema, 404: ErrorResponseSchema, 409: ErrorResponseSchema };
 const tags = ['things'];
 const base = '/v1/things/tenants/:tenant_id/device-types/:id/schema';

@@ -6,6 +6,8 @@ import {
   EcuUpdateSchema,
   FaultCodeSchema,
   MAX_ECU_FILE_BYTES,
+  TenantIdParamsSchema,
+  TenantParamsSchema,
 } from '@loggerhead/contract';
 import { z } from 'zod';
 import type { LoggerheadApp } from '../../app.ts';
@@ -14,8 +16,8 @@ import type { App } from '../../lib/fastify.ts';
 import { errors, tenantAuth } from '../command/command.routes.ts';
 import type { EcuService } from './ecu.service.ts';
 
-const Tenant = z.object({ tenant_id: z.string() });
-const TenantId = Tenant.extend({ id: z.string().uuid() });
+const Tenant = TenantParamsSchema;
+const TenantId = TenantIdParamsSchema;
 const tags = ['ecu'];
 const base = '/v1/single-candtu/tenants/:tenant_id';
 

@@ -6,17 +6,18 @@ import {
   FenceQuerySchema,
   FenceSchema,
   OkSchema,
+  TenantIdParamsSchema,
+  TenantParamsSchema,
 } from '@loggerhead/contract';
 import type { FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import type { AppContext, LoggerheadApp } from '../../app.ts';
 import { requireAuth } from '../../lib/auth.ts';
 import { inTenant } from '../things/things.access.ts';
 import { fenceRepository } from './fence.repository.ts';
 import { fenceService } from './fence.service.ts';
 
-const Tenant = z.object({ tenant_id: z.string() });
-const TenantId = z.object({ tenant_id: z.string(), id: z.string() });
+const Tenant = TenantParamsSchema;
+const TenantId = TenantIdParamsSchema;
 const errors = { 400: ErrorResponseSchema, 403: ErrorResponseSchema, 404: ErrorResponseSchema, 409: ErrorResponseSchema };
 const tags = ['fence'];
 const base = '/v1/fence/tenants/:tenant_id/fences';

@@ -5,6 +5,7 @@ import {
   UpgradeNotifyResultSchema,
   UpgradeNotifySchema,
   UpgradeSchema,
+  UuidSchema,
 } from '@loggerhead/contract';
 import { z } from 'zod';
 import type { LoggerheadApp } from '../../app.ts';
@@ -15,7 +16,7 @@ import { errors, tenantAuth } from '../command/command.routes.ts';
 import { zodToApiError } from '../command/command.service.ts';
 import type { FirmwareService } from './firmware.service.ts';
 
-const Tenant = z.object({ tenantId: z.string() });
+const Tenant = z.object({ tenantId: UuidSchema });
 const tags = ['firmware'];
 const base = '/v1/out-firmware-mgmt/tenants/:tenantId';
 const auth = (req: { auth: Parameters<typeof requireAuth>[0]; params: { tenantId: string } }) =>
@@ -83,7 +84,7 @@ export function firmwareRoutes(root: LoggerheadApp, svc: FirmwareService) {
   );
   app.delete(
     `${base}/firmwares/:id`,
-    { config: { permission: 'firmware:firmware:delete' }, schema: { tags, params: Tenant.extend({ id: z.string().uuid() }) } },
+    { config: { permission: 'firmware:firmware:delete' }, schema: { tags, params: Tenant.extend({ id: UuidSchema }) } },
     async (req, reply) => {
       await svc.remove(auth(req), [req.params.id]);
       return reply.code(204).send();
@@ -95,7 +96,7 @@ export function firmwareRoutes(root: LoggerheadApp, svc: FirmwareService) {
       config: { permission: 'firmware:firmware:public' },
       schema: {
         tags,
-        params: Tenant.extend({ id: z.string().uuid(), toPublic: z.enum(['true', 'false', '1', '0']) }),
+        params: Tenant.extend({ id: UuidSchema, toPublic: z.enum(['true', 'false', '1', '0']) }),
         response: { 200: FirmwareSchema, ...errors },
       },
     },
@@ -107,7 +108,7 @@ export function firmwareRoutes(root: LoggerheadApp, svc: FirmwareService) {
       config: { permission: 'firmware:firmware:notify-upgrade' },
       schema: {
         tags,
-        params: Tenant.extend({ model_id: z.string().uuid(), version: z.string().max(16) }),
+        params: Tenant.extend({ model_id: UuidSchema, version: z.string().max(16) }),
         body: UpgradeNotifySchema,
         response: { 200: UpgradeNotifyResultSchema, ...errors },
       },
@@ -130,7 +131,7 @@ export function firmwareRoutes(root: LoggerheadApp, svc: FirmwareService) {
     `${base}/things/:things_id/upgrades`,
     {
       config: { permission: 'things:things:queryone' },
-      schema: { tags, params: Tenant.extend({ things_id: z.string() }), response: { 200: z.array(UpgradeSchema), ...errors } },
+      schema: { tags, params: Tenant.extend({ things_id: UuidSchema }), response: { 200: z.array(UpgradeSchema), ...errors } },
     },
     (req) => svc.upgrades(auth(req), req.params.things_id),
   );
@@ -140,7 +141,7 @@ export function firmwareRoutes(root: LoggerheadApp, svc: FirmwareService) {
       config: { permission: 'firmware:firmware:notify-upgrade' },
       schema: {
         tags,
-        params: Tenant.extend({ things_id: z.string(), id: z.string().uuid() }),
+        params: Tenant.extend({ things_id: UuidSchema, id: UuidSchema }),
         response: { 200: UpgradeSchema, ...errors },
       },
     },

@@ -1,13 +1,19 @@
-import { ErrorResponseSchema, GpsLiveQuerySchema, GpsLiveSchema, GpsTrackQuerySchema, GpsTrackSchema } from '@loggerhead/contract';
+import {
+  ErrorResponseSchema,
+  GpsLiveQuerySchema,
+  GpsLiveSchema,
+  GpsTrackQuerySchema,
+  GpsTrackSchema,
+  TenantThingParamsSchema,
+} from '@loggerhead/contract';
 import type { FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import type { AppContext, LoggerheadApp } from '../../app.ts';
 import { requireAuth } from '../../lib/auth.ts';
 import { inTenant } from '../things/things.access.ts';
 import { gpsRepository } from './gps.repository.ts';
 import { gpsService } from './gps.service.ts';
 
-const TenantThing = z.object({ tenant_id: z.string(), things_id: z.string() });
+const TenantThing = TenantThingParamsSchema;
 const errors = { 400: ErrorResponseSchema, 403: ErrorResponseSchema, 404: ErrorResponseSchema };
 const tags = ['gps'];
 const base = '/v1/things/tenants/:tenant_id/things/:things_id/gps';

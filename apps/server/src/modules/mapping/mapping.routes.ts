@@ -17,6 +17,9 @@ import {
   StrategyPageSchema,
   StrategySchema,
   StrategyUpdateSchema,
+  TenantIdParamsSchema,
+  TenantParamsSchema,
+  TenantThingParamsSchema,
 } from '@loggerhead/contract';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -28,9 +31,9 @@ import { bindingsService } from './bindings.service.ts';
 import { mappingRepository } from './mapping.repository.ts';
 import { type DbcUpload, mappingService } from './mapping.service.ts';
 
-const Tenant = z.object({ tenant_id: z.string() });
-const TenantId = Tenant.extend({ id: z.string() });
-const TenantThing = Tenant.extend({ things_id: z.string() });
+const Tenant = TenantParamsSchema;
+const TenantId = TenantIdParamsSchema;
+const TenantThing = TenantThingParamsSchema;
 const TenantChannel = TenantThing.extend({ channel: z.coerce.number().int().min(0).max(255) });
 const errors = {
   400: ErrorResponseSchema,

@@ -1,5 +1,6 @@
 import {
   ErrorResponseSchema,
+  IdParamSchema,
   NoticeCreateSchema,
   NoticeListQuerySchema,
   NoticePageSchema,
@@ -9,6 +10,7 @@ import {
   NoticeUserStateResultSchema,
   NoticeUserStateSchema,
   UserNoticeListSchema,
+  UuidSchema,
 } from '@loggerhead/contract';
 import { z } from 'zod';
 import { requireAuth } from '../../lib/auth.ts';
@@ -16,7 +18,7 @@ import type { App } from '../../lib/fastify.ts';
 import type { NoticeService } from './notice.service.ts';
 
 const errors = { 400: ErrorResponseSchema, 403: ErrorResponseSchema, 404: ErrorResponseSchema };
-const Id = z.object({ id: z.uuid() });
+const Id = IdParamSchema;
 const tags = ['notice'];
 
 /** Spec §7 /out-web/notice: system managers write announcements; each user reads the active ones and hides them. */
@@ -65,7 +67,7 @@ export function noticeRoutes(app: App, svc: NoticeService) {
       config: { noOpLog: true },
       schema: {
         tags,
-        params: z.object({ noticeId: z.uuid(), userId: z.uuid() }),
+        params: z.object({ noticeId: UuidSchema, userId: UuidSchema }),
         body: NoticeUserStateSchema,
         response: { 200: NoticeUserStateResultSchema, ...errors },
       },
@@ -77,7 +79,7 @@ export function noticeRoutes(app: App, svc: NoticeService) {
     {
       schema: {
         tags,
-        params: z.object({ userId: z.uuid() }),
+        params: z.object({ userId: UuidSchema }),
         querystring: NoticeUserQuerySchema,
         response: { 200: UserNoticeListSchema, ...errors },
       },

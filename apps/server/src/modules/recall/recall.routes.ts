@@ -7,6 +7,9 @@ import {
   RecallListRequestSchema,
   RecallListResultSchema,
   RecallTaskSchema,
+  TenantParamsSchema,
+  TenantThingParamsSchema,
+  UuidSchema,
 } from '@loggerhead/contract';
 import { z } from 'zod';
 import type { LoggerheadApp } from '../../app.ts';
@@ -15,9 +18,9 @@ import type { App } from '../../lib/fastify.ts';
 import { errors, tenantAuth } from '../command/command.routes.ts';
 import type { RecallService } from './recall.service.ts';
 
-const Tenant = z.object({ tenant_id: z.string() });
-const TenantThing = Tenant.extend({ things_id: z.string() });
-const TenantThingId = TenantThing.extend({ id: z.string().uuid() });
+const Tenant = TenantParamsSchema;
+const TenantThing = TenantThingParamsSchema;
+const TenantThingId = TenantThing.extend({ id: UuidSchema });
 const tags = ['recall'];
 const base = '/v1/things/tenants/:tenant_id/things/:things_id/recall';
 /** A device uploads a file in parts of at most this size. */

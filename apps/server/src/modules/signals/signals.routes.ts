@@ -12,6 +12,7 @@ import {
   SignalPeriodQuerySchema,
   SignalPeriodSchema,
   SignalSeriesSchema,
+  TenantThingParamsSchema,
 } from '@loggerhead/contract';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -19,7 +20,7 @@ import type { AppContext, LoggerheadApp } from '../../app.ts';
 import { requireAuth } from '../../lib/auth.ts';
 import { inTenant } from '../things/things.access.ts';
 
-const TenantThing = z.object({ tenant_id: z.string(), things_id: z.string() });
+const TenantThing = TenantThingParamsSchema;
 const errors = { 400: ErrorResponseSchema, 403: ErrorResponseSchema, 404: ErrorResponseSchema };
 const tags = ['signals'];
 const base = '/v1/data-mgmt/tenants/:tenant_id/things/:things_id';

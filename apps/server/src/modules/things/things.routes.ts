@@ -3,6 +3,9 @@ import {
   DeviceTypeCreateSchema,
   DeviceTypeSchema,
   ErrorResponseSchema,
+  TenantIdParamsSchema,
+  TenantParamsSchema,
+  TenantThingParamsSchema,
   ThingCreateSchema,
   ThingImportResultSchema,
   ThingListQuerySchema,
@@ -25,9 +28,9 @@ import { inTenant } from './things.access.ts';
 import { thingsService } from './things.service.ts';
 import { vehiclesService } from './vehicles.service.ts';
 
-const Tenant = z.object({ tenant_id: z.string() });
-const TenantThing = Tenant.extend({ things_id: z.string() });
-const TenantId = Tenant.extend({ id: z.string() });
+const Tenant = TenantParamsSchema;
+const TenantThing = TenantThingParamsSchema;
+const TenantId = TenantIdParamsSchema;
 const errors = { 400: ErrorResponseSchema, 403: ErrorResponseSchema, 404: ErrorResponseSchema, 409: ErrorResponseSchema };
 const tags = ['things'];
 const base = '/v1/things/tenants/:tenant_id';

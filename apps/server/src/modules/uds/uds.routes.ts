@@ -4,8 +4,10 @@ import {
   DtcReadSchema,
   EcuFlashJobSchema,
   EcuFlashRequestSchema,
+  TenantThingParamsSchema,
   UdsRequestSchema,
   UdsResultSchema,
+  UuidSchema,
 } from '@loggerhead/contract';
 import { z } from 'zod';
 import type { LoggerheadApp } from '../../app.ts';
@@ -13,8 +15,8 @@ import type { App } from '../../lib/fastify.ts';
 import { errors, tenantAuth } from '../command/command.routes.ts';
 import type { UdsService } from './uds.service.ts';
 
-const TenantThing = z.object({ tenant_id: z.string(), things_id: z.string() });
-const TenantThingId = TenantThing.extend({ id: z.string().uuid() });
+const TenantThing = TenantThingParamsSchema;
+const TenantThingId = TenantThing.extend({ id: UuidSchema });
 const tags = ['uds'];
 const base = '/v1/single-candtu/tenants/:tenant_id/things/:things_id';
 const more = { 502: errors[400], 504: errors[400] };

@@ -1,0 +1,166 @@
+import type { IncomingMessage } from 'node:http';
+import { defaultMessage, type ErrorBody } from '@loggerhead/contract';
+import type { FastifyRequest } from 'fastify';
+import { ApiError } from './errors.ts';
+
+/**
+ * Bad input answered as a 4xx wherever it comes from (docs/decisions/0105-bad-input-is-a-4xx.md):
+ * NUL characters are refused before validation, malformed ids by the route schemas, and what still
+ * reaches the database and is refused there is mapped from its SQLSTATE as the last safety net.
+ */
+
+/** Largest JSON (or other parsed) request body; uploads have their own limits. */
+export const JSON_BODY_LIMIT = 2 * 1024 * 1024;
+
+const NUL = '\u0000';
+
+/** Where in a params/query/body value the first string (or key) with a NUL character is. */
+export function findNul(value: unknown): string | null {
+  const stack: { v: unknown; path: string }[] = [{ v: value, path: '' }];
+  while (stack.length) {
+    const { v, path } = stack.pop() as { v: unknown; path: string };
+    if (typeof v === 'string') {
+      if (v.includes(NUL)) return path;
+    } else if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push({ v: v[i], path: path ? `${path}.${i}` : String(i) });
+    } else if (v !== null && typeof v === 'object' && !Buffer.isBuffer(v) && !ArrayBuffer.isView(v)) {
+      for (const [k, x] of Object.entries(v)) {
+        const at = path ? `${path}.${k}` : k;
+        if (k.includes(NUL)) return at.replaceAll(NUL, '\\u0000');
+        stack.push({ v: x, path: at });
+      }
+    }
+  }
+  return null;
+}
+
+/**
+ * preValidation hook: a NUL character in any string of the path, query or body is a 400 naming the
+ * field. PostgreSQL cannot store one in text or jsonb, and no field of the API carries one.
+ */
+export async function rejectNul(req: FastifyRequest): Promise<void> {
+  for (const part of [req.params, req.query, req.body]) {
+    const field = findNul(part);
+    if (field === null) continue;
+    const message = `${field ? `${field}: ` : ''}must not contain a NUL character`;
+    throw new ApiError(400, 'http.400', message, field ? { field } : undefined);
+  }
+}
+
+/** Room for a form's boundaries, part headers and small text fields around its file. */
+const FORM_OVERHEAD = 64 * 1024;
+
+/**
+ * preParsing hook: a multipart upload declaring more bytes than MAX_UPLOAD_MB (plus the form's own
+ * overhead) is a 413 before its file is read, whatever the route's own limit (smaller limits of a
+ * route, like avatars, still apply to the file itself).
+ */
+export function multipartLimit(maxBytes: number) {
+  const mb = Math.round((maxBytes / 1024 / 1024) * 10) / 10;
+  return async (req: FastifyRequest, _reply: unknown, payload: unknown) => {
+    const length = Number(req.headers['content-length']);
+    if (length > maxBytes + FORM_OVERHEAD && /^multipart\//i.test(req.headers['content-type'] ?? '')) {
+      throw new ApiError(413, 'http.413', `The upload is larger than ${mb} MB`, { details: { limit_bytes: maxBytes } });
+    }
+    return payload;
+  };
+}
+
+/** SQLSTATEs caused by the values a request carried, never by the server itself: status and message. */
+const INPUT_STATES: Record<string, [number, string]> = {
+  '22P02': [400, 'A value has the wrong format'],
+  '22021': [400, 'Text must not contain NUL or invalid characters'],
+  '22P05': [400, 'Text must not contain NUL or invalid characters'],
+  '22003': [400, 'A number is out of range'],
+  '22007': [400, 'A date or time is not valid'],
+  '22008': [400, 'A date or time is out of range'],
+  '22001': [400, 'A value is too long'],
+  '22023': [400, 'A value is not valid'],
+  '22025': [400, 'A search text is not valid'],
+  '2201B': [400, 'A pattern is not valid'],
+  '22012': [400, 'A value leads to a division by zero'],
+  '23502': [400, 'A required value is missing'],
+  '23503': [400, 'A value refers to something that does not exist'],
+  '23514': [400, 'A value is not allowed'],
+  '23505': [409, defaultMessage('http.409')],
+  '54000': [400, 'A value is too large'],
+  '54001': [400, 'The request is too complex'],
+};
+
+/** The SQLSTATE of a database error, also when a driver or ORM wrapped it. */
+function sqlState(err: unknown): string | null {
+  for (let e = err, i = 0; e && typeof e === 'object' && i < 5; e = (e as { cause?: unknown }).cause, i++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+  }
+  return null;
+}
+
+/**
+ * A database refusal of the request's values as a 4xx body, or null for any other error. Data
+ * exceptions (class 22) the schemas did not catch land here too (22xxx not listed: 400).
+ */
+export function databaseInputError(err: unknown): { status: number; body: ErrorBody; sqlState: string } | null {
+  const state = sqlState(err);
+  if (!state) return null;
+  const known = INPUT_STATES[state] ?? (state.startsWith('22') ? [400, 'A value is not valid'] : null);
+  if (!known) return null;
+  const [status, message] = known;
+  const column = (err as { column?: unknown }).column;
+  return {
+    status,
+    sqlState: state,
+    body: { code: `http.${status}`, message, ...(typeof column === 'string' && column ? { field: column } : {}) },
+  };
+}
+
+/** Bytes and time spent reading the rest of a refused request's body before the connection is cut. */
+const DISCARD_LIMIT = { bytes: 256 * 1024 * 1024, ms: 30_000 };
+
+/** Whether the request has a body that was not read to its end. */
+export function bodyUnread(raw: IncomingMessage): boolean {
+  if (raw.complete || raw.readableEnded || raw.destroyed) return false;
+  return Boolean(raw.headers['content-length'] && raw.headers['content-length'] !== '0') || Boolean(raw.headers['transfer-encoding']);
+}
+
+/**
+ * An error answered before the request's body was read to its end (too large, refused before or
+ * while parsing): the rest is read and thrown away before the answer goes out. The server closes
+ * the connection after such an answer, and closing it while the client still writes resets it: a
+ * client that sends its whole body before reading would get "connection reset" instead of the
+ * answer. Past the bounds (bytes, time) the connection is cut anyway.
+ */
+export function discardUnreadBody(raw: IncomingMessage, limit = DISCARD_LIMIT): Promise<void> {
+  return new Promise((resolve) => {
+    let seen = 0;
+    const stop = (cut: boolean) => {
+      clearTimeout(timer);
+      raw.off('data', onData);
+      raw.off('end', onEnd);
+      raw.off('error', onEnd);
+      raw.off('close', onEnd);
+      if (cut) raw.socket?.destroy();
+      resolve();
+    };
+    const onData = (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen > limit.bytes) stop(true);
+    };
+    const onEnd = () => stop(false);
+    const timer = setTimeout(() => stop(true), limit.ms);
+    raw.on('data', onData);
+    raw.on('end', onEnd);
+    raw.on('error', onEnd);
+    raw.on('close', onEnd);
+    raw.resume();
+  });
+}
+
+const MULTIPART_BROKEN = /multipart data|Boundary not found|Malformed part header|Unexpected end of form/i;
+
+/** A multipart form the parser could not read (cut short, no boundary): a 400 body, or null. */
+export function brokenFormError(err: unknown): ErrorBody | null {
+  const e = err as { statusCode?: unknown; message?: unknown };
+  if (e?.statusCode !== undefined || typeof e?.message !== 'string' || !MULTIPART_BROKEN.test(e.message)) return null;
+  return { code: 'http.400', message: 'The multipart form is malformed or cut short' };
+}

@@ -1,0 +1,167 @@
+import { ErrorResponseSchema, permissionDef } from '@loggerhead/contract';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RouteEntry } from '../src/app.ts';
+import { createTestApp, loginAdmin, type TestApp } from './helper.ts';
+import { inputOf, jsonSchemaOf, nasty, toQuery, toSegment } from './input-fuzz.helpers.ts';
+import { makeDevice, makeTenant, type TenantFixture } from './things.fixtures.ts';
+
+/**
+ * Every route of the router (its own table), called with malformed path parameters, queries and
+ * bodies generated from the route's schemas, as the caller allowed to reach its handler: no
+ * answer is a 5xx, every 4xx carries the error shape `{code, message}`, and the server still
+ * answers afterwards. A failure names the seed; `FUZZ_SEED=<n>` replays it.
+ */
+
+const SEED = Number(process.env.FUZZ_SEED ?? 20_240_611);
+/** Requests per route: bounded so the file stays well under a minute on a busy machine. */
+const RUNS = Number(process.env.FUZZ_RUNS ?? 8);
+
+let t: TestApp;
+let tenant: TenantFixture;
+let admin: string;
+let deviceId: string;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  tenant = await makeTenant(t);
+  admin = await loginAdmin(t.app);
+  deviceId = (await makeDevice(t, tenant)).id;
+}, 180_000);
+afterAll(async () => {
+  await t?.close();
+});
+
+/** The routes to call: all but HEAD twins, WebSockets and the API documentation's files. */
+function routes(): RouteEntry[] {
+  return t.app.routeTable.filter((r) => r.method !== 'HEAD' && !r.websocket && !r.url.startsWith('/v1/docs'));
+}
+
+function paramNames(url: string): string[] {
+  return [...url.matchAll(/:([A-Za-z_]+)/g)].map((m) => m[1]);
+}
+
+/** Well-formed values for path parameters: the caller's own tenant, a real device, fresh UUIDs. */
+function goodParam(name: string, schema: Record<string, unknown> | null): fc.Arbitrary<unknown> {
+  if (name === 'tenant_id' || name === 'tenantId') return fc.constant(tenant.tenantId);
+  if (name === 'things_id') return fc.oneof(fc.constant(deviceId), fc.uuid());
+  if (/(^id|_id|Id)$/.test(name)) return fc.uuid();
+  const own = (schema?.properties as Record<string, Record<string, unknown>> | undefined)?.[name];
+  return own ? inputOf({ ...schema, ...own }, 0) : fc.string({ minLength: 1, maxLength: 8 });
+}
+
+interface Case {
+  method: string;
+  url: string;
+  payload?: string;
+  contentType?: string;
+}
+
+function requests(r: RouteEntry): fc.Arbitrary<Case> {
+  const params = jsonSchemaOf(r.schema.params);
+  const names = paramNames(r.url);
+  const segment = (name: string) =>
+    fc.oneof({ weight: 3, arbitrary: goodParam(name, params) }, { weight: 1, arbitrary: nasty }).map(toSegment);
+  const path = fc
+    .tuple(...names.map(segment))
+    .map((values) => names.reduce((url, name, i) => url.replace(`:${name}`, values[i]), r.url.replace(/\*$/, 'x')));
+  const query = inputOf(jsonSchemaOf(r.schema.querystring)).map(toQuery);
+  const hasBody = r.method !== 'GET' && r.method !== 'DELETE';
+  const body: fc.Arbitrary<Pick<Case, 'payload' | 'contentType'>> = hasBody
+    ? fc.oneof(
+        {
+          weight: 8,
+          arbitrary: inputOf(jsonSchemaOf(r.schema.body)).map((v) => ({
+            payload: JSON.stringify(v ?? {}),
+            contentType: 'application/json',
+          })),
+        },
+        {
+          weight: 1,
+          arbitrary: fc.constantFrom(
+            { payload: '{"a":', contentType: 'application/json' },
+            { payload: '\u0000', contentType: 'application/json' },
+            { payload: 'a=1&b=2', contentType: 'application/x-www-form-urlencoded' },
+            { payload: '--x\r\nContent-Disposition: form-data; name="file"\r\n\r\n', contentType: 'multipart/form-data; boundary=x' },
+            { payload: 'abc', contentType: 'text/plain' },
+          ),
+        },
+      )
+    : fc.constant({});
+  return fc.tuple(path, query, body).map(([p, q, b]) => ({ method: r.method, url: p + q, ...b }));
+}
+
+/** Who may call a route: the system manager for system keys, else the tenant's manager. */
+function callerOf(r: RouteEntry): string | undefined {
+  if (r.config.public) return undefined;
+  return r.config.permission && permissionDef(r.config.permission)?.scope === 'system' ? admin : tenant.auth;
+}
+
+/** The answer, or null when none comes within a generous bound (a hang is a failure too). */
+async function answer<T>(p: Promise<T>): Promise<T | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), 15_000);
+  });
+  try {
+    return await Promise.race([p, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+describe('every route, malformed input', () => {
+  it(
+    'answers 4xx with the error shape, never a 5xx',
+    async () => {
+      const failures: string[] = [];
+      const all = routes();
+      expect(all.length).toBeGreaterThan(200);
+      for (const [i, r] of all.entries()) {
+        if (process.env.FUZZ_TRACE)
+          (await import('node:fs')).appendFileSync(process.env.FUZZ_TRACE, `${r.method} ${r.url} ${Date.now()}\n`);
+        const auth = callerOf(r);
+        let seen = '';
+        const out = await fc.check(
+          fc.asyncProperty(requests(r), async (c) => {
+            const res = await answer(
+              t.app.inject({
+                method: c.method as 'GET',
+                url: c.url,
+                headers: { ...(auth ? { authorization: auth } : {}), ...(c.contentType ? { 'content-type': c.contentType } : {}) },
+                ...(c.payload !== undefined ? { payload: c.payload } : {}),
+              }),
+            );
+            if (!res) {
+              seen = 'no answer';
+              return false;
+            }
+            seen = `${res.statusCode} ${res.body.slice(0, 200)}`;
+            if (res.statusCode >= 500) return false;
+            if (res.statusCode >= 400) {
+              let body: unknown;
+              try {
+                body = res.json();
+              } catch {
+                return false;
+              }
+              return ErrorResponseSchema.safeParse(body).success;
+            }
+            return true;
+          }),
+          { seed: SEED + i, numRuns: RUNS, endOnFailure: true },
+        );
+        if (out.failed) {
+          const c = out.counterexample?.[0] as Case | undefined;
+          failures.push(
+            `${r.method} ${r.url} (seed ${SEED + i}): ${c?.method} ${c?.url?.slice(0, 300)} ${c?.payload?.slice(0, 300) ?? ''} → ${seen}`,
+          );
+        }
+      }
+      expect(failures).toEqual([]);
+      const health = await t.app.inject({ method: 'GET', url: '/v1/health' });
+      expect(health.statusCode).toBe(200);
+    },
+    Math.max(120_000, RUNS * 15_000),
+  );
+});

@@ -1,0 +1,227 @@
+import fs from 'node:fs';
+import { Writable } from 'node:stream';
+import { ErrorResponseSchema, permissionDef } from '@loggerhead/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp, type LoggerheadApp, type RouteEntry } from '../src/app.ts';
+import { loginAdmin, openTestDatabase, type TestApp, testConfig } from './helper.ts';
+import { jsonSchemaOf } from './input-fuzz.helpers.ts';
+import { makeDevice, makeTenant, type TenantFixture } from './things.fixtures.ts';
+
+/**
+ * Bad input is a 400 with the error shape and the field, decided by class for every route of the
+ * router: ids in paths are UUIDs checked before any query; a NUL character anywhere in a path,
+ * query or body is refused; what the database still refuses is a 4xx too (and logged as a warning).
+ */
+
+/** Path parameters named like ids that are not UUID columns, and why. */
+const NOT_UUID: Record<string, string> = {
+  correlation_id: 'a command’s correlation text, chosen by the caller or the device (text column)',
+};
+
+const lines: string[] = [];
+let t: TestApp;
+let tenant: TenantFixture;
+let admin: string;
+let deviceId: string;
+
+beforeAll(async () => {
+  const db = await openTestDatabase();
+  const config = testConfig({ logLevel: 'warn' });
+  const sink = new Writable({
+    write(chunk, _enc, cb) {
+      lines.push(String(chunk));
+      cb();
+    },
+  });
+  const app: LoggerheadApp = await buildApp(config, { database: db.database, logStream: sink });
+  // A route that hands its query value to the database unchecked: what the safety net is for.
+  app.get('/v1/test-only/cast/:type', { config: { public: true } }, async (req) => {
+    const { type } = req.params as { type: string };
+    const { v } = req.query as { v: string };
+    const cast = { uuid: 'uuid', int: 'int', time: 'timestamptz', json: 'jsonb', num: 'numeric(3)' }[type] ?? 'text';
+    const sql = type === 'broken' ? 'select v from no_such_table where v = $1' : `select $1::${cast} as v`;
+    const { rows } = await db.database.raw.query(sql, [v]);
+    return rows[0];
+  });
+  await app.ready();
+  t = {
+    app,
+    config,
+    database: db.database,
+    close: async () => {
+      await app.close();
+      await db.drop();
+      fs.rmSync(config.dataDir, { recursive: true, force: true });
+    },
+  };
+  tenant = await makeTenant(t);
+  admin = await loginAdmin(t.app);
+  deviceId = (await makeDevice(t, tenant)).id;
+}, 180_000);
+afterAll(async () => {
+  await t?.close();
+});
+
+const UUID = '3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b';
+const isId = (name: string) => /(^id|_id|Id)$/.test(name);
+const routes = () =>
+  t.app.routeTable.filter(
+    (r) => r.method !== 'HEAD' && !r.websocket && !r.url.startsWith('/v1/docs') && !r.url.startsWith('/v1/test-only'),
+  );
+const paramNames = (url: string) => [...url.matchAll(/:([A-Za-z_]+)/g)].map((m) => m[1]);
+
+/** The caller allowed past a route's permission check: the system manager for system keys. */
+function callerOf(r: RouteEntry): Record<string, string> {
+  if (r.config.public) return {};
+  const system = r.config.permission && permissionDef(r.config.permission)?.scope === 'system';
+  return { authorization: system ? admin : tenant.auth };
+}
+
+/** A path of a route with well-formed values, `override` replacing one parameter. */
+function pathOf(r: RouteEntry, override: Record<string, string> = {}): string {
+  const props = (jsonSchemaOf(r.schema.params)?.properties ?? {}) as Record<string, { enum?: unknown[]; type?: string }>;
+  return paramNames(r.url).reduce((url, name) => {
+    let v = override[name];
+    if (v === undefined) {
+      if (name === 'tenant_id' || name === 'tenantId') v = tenant.tenantId;
+      else if (name === 'things_id') v = deviceId;
+      else if (isId(name)) v = UUID;
+      else if (props[name]?.enum) v = String(props[name].enum?.[0]);
+      else if (props[name]?.type === 'integer' || props[name]?.type === 'number') v = '1';
+      else v = 'x1';
+    }
+    return url.replace(`:${name}`, v);
+  }, r.url);
+}
+
+const hasBody = (r: RouteEntry) => r.method !== 'GET' && r.method !== 'DELETE';
+
+async function call(r: RouteEntry, url: string, payload?: unknown) {
+  return t.app.inject({
+    method: r.method as 'GET',
+    url,
+    headers: callerOf(r),
+    ...(hasBody(r) ? { payload: (payload ?? {}) as object } : {}),
+  });
+}
+
+function expectErrorShape(body: unknown) {
+  expect(ErrorResponseSchema.safeParse(body).success, JSON.stringify(body)).toBe(true);
+}
+
+describe('ids in paths', () => {
+  it('every id parameter of every route is declared a UUID, unless listed with its reason', () => {
+    const loose: string[] = [];
+    for (const r of routes()) {
+      const props = (jsonSchemaOf(r.schema.params)?.properties ?? {}) as Record<string, { format?: string }>;
+      for (const name of paramNames(r.url)) {
+        if (!isId(name) || name in NOT_UUID) continue;
+        if (props[name]?.format !== 'uuid') loose.push(`${r.method} ${r.url} :${name}`);
+      }
+    }
+    expect(loose).toEqual([]);
+  });
+
+  it('a non-UUID id is a 400 naming the parameter on every route, before any handler runs', async () => {
+    const wrong: string[] = [];
+    let checked = 0;
+    for (const r of routes()) {
+      for (const name of paramNames(r.url)) {
+        if (!isId(name) || name in NOT_UUID) continue;
+        for (const bad of ['not-a-uuid', '1', `${UUID}0`, "1'or'1'='1"]) {
+          const res = await call(r, pathOf(r, { [name]: encodeURIComponent(bad) }));
+          checked++;
+          const body = res.json();
+          if (res.statusCode !== 400 || body.code !== 'http.400' || body.field !== name) {
+            wrong.push(`${r.method} ${r.url} :${name}=${bad} → ${res.statusCode} ${res.body.slice(0, 120)}`);
+          }
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(400);
+    expect(wrong).toEqual([]);
+  });
+});
+
+describe('NUL characters', () => {
+  /** The first string property of a schema part, or a name the schema does not know. */
+  function stringField(schema: unknown): string {
+    const props = (jsonSchemaOf(schema)?.properties ?? {}) as Record<string, { type?: unknown; format?: string }>;
+    const names = Object.entries(props);
+    return names.find(([, p]) => p.type === 'string' && !p.format)?.[0] ?? names[0]?.[0] ?? 'extra';
+  }
+
+  it('in any path parameter, query field or body field of any route: a 400 naming the field', async () => {
+    const wrong: string[] = [];
+    let checked = 0;
+    for (const r of routes()) {
+      const tries: { where: string; field: string; url: string; payload?: unknown }[] = [];
+      for (const name of paramNames(r.url)) tries.push({ where: 'path', field: name, url: pathOf(r, { [name]: 'a%00b' }) });
+      const q = stringField(r.schema.querystring);
+      tries.push({ where: 'query', field: q, url: `${pathOf(r)}?${q}=a%00b` });
+      if (hasBody(r)) {
+        const b = stringField(r.schema.body);
+        tries.push({ where: 'body', field: b, url: pathOf(r), payload: { [b]: 'a\u0000b' } });
+        tries.push({ where: 'body', field: `${b}.0.k`, url: pathOf(r), payload: { [b]: [{ k: '\u0000' }] } });
+      }
+      for (const c of tries) {
+        const res = await call(r, c.url, c.payload);
+        checked++;
+        const body = res.json();
+        if (res.statusCode !== 400 || body.code !== 'http.400' || body.field !== c.field || !/NUL/.test(body.message)) {
+          wrong.push(`${r.method} ${r.url} ${c.where} ${c.field} → ${res.statusCode} ${res.body.slice(0, 120)}`);
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(500);
+    expect(wrong).toEqual([]);
+  });
+
+  it('in a key of a body: a 400 too', async () => {
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: '/v1/tenant/users/self/configs',
+      headers: { authorization: tenant.auth },
+      payload: { key: 'k', value: [{ 'a\u0000': 1 }] },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: 'http.400', field: 'value.0.a\\u0000' });
+  });
+
+  it('the review’s example: ?keyword=%00 on a device list', async () => {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/v1/things/tenants/${tenant.tenantId}/things?keyword=%00`,
+      headers: { authorization: tenant.auth },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ code: 'http.400', message: 'keyword: must not contain a NUL character', field: 'keyword' });
+  });
+});
+
+describe('values the database refuses (the safety net behind the schemas)', () => {
+  it.each([
+    ['uuid', 'nope', '22P02'],
+    ['int', '99999999999', '22003'],
+    ['num', '12345', '22003'],
+    ['time', '2024-02-30T10:00:00Z', '22008'],
+    ['json', '{"a":"\\u0000"}', '22P05'],
+  ])('a %s cast of %j is a 400 with the error shape, logged as a warning with its SQLSTATE', async (type, v, state) => {
+    lines.length = 0;
+    const res = await t.app.inject({ method: 'GET', url: `/v1/test-only/cast/${type}?v=${encodeURIComponent(v)}` });
+    expect(res.statusCode).toBe(400);
+    expectErrorShape(res.json());
+    expect(res.json().code).toBe('http.400');
+    // No internals: neither the database's own text nor the value in the answer.
+    expect(res.body).not.toMatch(/syntax|for type|field value|numeric field|Unicode|UTF8/);
+    expect(res.body).not.toContain(v);
+    const warn = lines.map((l) => JSON.parse(l)).find((l) => l.msg === 'database refused a request value');
+    expect(warn).toMatchObject({ level: 40, sqlState: state, route: '/v1/test-only/cast/:type' });
+  });
+
+  it('an error of the server itself stays a 500 without internals', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/v1/test-only/cast/broken?v=1' });
+    expect(res.statusCode).toBe(500);
+    expect(res.json()).toEqual({ code: 'http.500', message: 'Internal server error' });
+  });
+});

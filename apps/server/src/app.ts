@@ -25,7 +25,8 @@ import {
   discardUnreadBody,
   JSON_BODY_LIMIT,
   multipartLimit,
-  rejectNul,
+  rejectBadInput,
+  urlError,
 } from './lib/input-guard.ts';
 import { JobLeases } from './lib/job-leases.ts';
 import { registerRateLimits } from './lib/rate-limits.ts';
@@ -126,6 +127,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
             },
           },
     bodyLimit: JSON_BODY_LIMIT,
+    // URLs the router cannot read (bad percent-encoding, an over-long parameter): the spec's shape too.
+    frameworkErrors: urlError,
     trustProxy: typeof config.trustProxy === 'number' ? hops(config.trustProxy) : config.trustProxy,
     // Spec §7: the API answers on /api (localhost) and /v1 alike.
     rewriteUrl: (req) => (req.url?.startsWith('/api/') || req.url === '/api' ? `/v1${req.url.slice(4)}` : (req.url ?? '/')),
@@ -223,10 +226,10 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await app.register(swaggerUi, { routePrefix: '/v1/docs' });
   openPlugin = false;
 
-  // Bad input is a 4xx (docs/decisions/0105-bad-input-is-a-4xx.md): uploads over MAX_UPLOAD_MB
-  // refused before they are read, NUL characters refused in any params, query or body string.
+  // Bad input is a 4xx (docs/decisions/0105-bad-input-is-a-4xx.md): uploads over MAX_UPLOAD_MB are
+  // refused before they are read; NUL characters and absurd nesting anywhere in params, query, body.
   app.addHook('preParsing', multipartLimit(config.maxUploadBytes));
-  app.addHook('preValidation', rejectNul);
+  app.addHook('preValidation', rejectBadInput);
   // One error handler: spec §8 bodies, no internals on a 5xx.
   app.setErrorHandler(async (err, req, reply) => {
     // Answered before the body was read (too large, refused first): the rest is read and thrown

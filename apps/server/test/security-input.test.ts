@@ -3,6 +3,7 @@ import { Writable } from 'node:stream';
 import { ErrorResponseSchema, permissionDef } from '@loggerhead/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type LoggerheadApp, type RouteEntry } from '../src/app.ts';
+import { MAX_DEPTH } from '../src/lib/input-guard.ts';
 import { loginAdmin, openTestDatabase, type TestApp, testConfig } from './helper.ts';
 import { jsonSchemaOf } from './input-fuzz.helpers.ts';
 import { makeDevice, makeTenant, type TenantFixture } from './things.fixtures.ts';
@@ -143,7 +144,18 @@ describe('ids in paths', () => {
   });
 });
 
-describe('NUL characters', () => {
+describe('URLs the router cannot read', () => {
+  it('a bad percent-encoding or an over-long parameter gets the error shape with an http code, not the framework’s', async () => {
+    const bad = await t.app.inject({ method: 'GET', url: `/v1/things/tenants/${tenant.tenantId}/things/%E0%A4%A` });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toEqual({ code: 'http.400', message: 'The URL is not valid' });
+    const long = await t.app.inject({ method: 'GET', url: `/v1/things/tenants/${'x'.repeat(500)}/things` });
+    expect(long.statusCode).toBe(414);
+    expect(long.json()).toEqual({ code: 'http.414', message: 'A path parameter is too long' });
+  });
+});
+
+describe('NUL characters and deep nesting', () => {
   /** The first string property of a schema part, or a name the schema does not know. */
   function stringField(schema: unknown): string {
     const props = (jsonSchemaOf(schema)?.properties ?? {}) as Record<string, { type?: unknown; format?: string }>;
@@ -175,6 +187,40 @@ describe('NUL characters', () => {
     }
     expect(checked).toBeGreaterThan(500);
     expect(wrong).toEqual([]);
+  });
+
+  it('nesting deeper than the limit, in any body: a 400 naming where, also where a route parses JSON itself', async () => {
+    // (sent as text: serialising an object this deep overflows the stack, what the limit spares the server)
+    const deep = `{"v":${'[{"a":'.repeat(2500)}1${'}]'.repeat(2500)}}`;
+    const wrong: string[] = [];
+    for (const r of routes().filter(hasBody)) {
+      const res = await t.app.inject({
+        method: r.method as 'POST',
+        url: pathOf(r),
+        headers: { ...callerOf(r), 'content-type': 'application/json' },
+        payload: deep,
+      });
+      const body = res.json();
+      if (
+        res.statusCode !== 400 ||
+        body.code !== 'http.400' ||
+        !/^v(\.|$)/.test(body.field) ||
+        !/nested deeper than 64/.test(body.message)
+      ) {
+        wrong.push(`${r.method} ${r.url} → ${res.statusCode} ${res.body.slice(0, 120)}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+    // The limit is where it says: MAX_DEPTH levels pass (the body, its list, an item, then arrays), one more does not.
+    const nested = (arrays: number) => {
+      let v: unknown = 1;
+      for (let i = 0; i < arrays; i++) v = [v];
+      return { key: 'deep', value: [{ v }] };
+    };
+    const put = (payload: object) =>
+      t.app.inject({ method: 'PUT', url: '/v1/tenant/users/self/configs', headers: { authorization: tenant.auth }, payload });
+    expect((await put(nested(MAX_DEPTH - 3))).body).not.toMatch(/nested deeper/);
+    expect((await put(nested(MAX_DEPTH - 2))).json()).toMatchObject({ code: 'http.400', message: expect.stringMatching(/nested deeper/) });
   });
 
   it('in a key of a body: a 400 too', async () => {

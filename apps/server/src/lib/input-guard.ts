@@ -1,12 +1,13 @@
 import type { IncomingMessage } from 'node:http';
 import { defaultMessage, type ErrorBody } from '@loggerhead/contract';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from './errors.ts';
 
 /**
  * Bad input answered as a 4xx wherever it comes from (docs/decisions/0105-bad-input-is-a-4xx.md):
- * NUL characters are refused before validation, malformed ids by the route schemas, and what still
- * reaches the database and is refused there is mapped from its SQLSTATE as the last safety net.
+ * NUL characters and absurd nesting are refused before validation, malformed ids by the route
+ * schemas, and what still reaches the database and is refused there is mapped from its SQLSTATE
+ * as the last safety net.
  */
 
 /** Largest JSON (or other parsed) request body; uploads have their own limits. */
@@ -14,21 +15,31 @@ export const JSON_BODY_LIMIT = 2 * 1024 * 1024;
 
 const NUL = '\u0000';
 
-/** Where in a params/query/body value the first string (or key) with a NUL character is. */
-export function findNul(value: unknown): string | null {
-  const stack: { v: unknown; path: string }[] = [{ v: value, path: '' }];
+/** Deepest nesting of arrays and objects a request may carry; no API body comes near it. */
+export const MAX_DEPTH = 64;
+
+/**
+ * The first place in a params/query/body value with a string (or key) holding a NUL character, or
+ * nested deeper than MAX_DEPTH. Iterative: any depth the JSON parser accepted is walked safely.
+ */
+export function findBadValue(value: unknown): { field: string; problem: 'nul' | 'depth' } | null {
+  const stack: { v: unknown; path: string; depth: number }[] = [{ v: value, path: '', depth: 0 }];
   while (stack.length) {
-    const { v, path } = stack.pop() as { v: unknown; path: string };
+    const { v, path, depth } = stack.pop() as { v: unknown; path: string; depth: number };
     if (typeof v === 'string') {
-      if (v.includes(NUL)) return path;
-    } else if (Array.isArray(v)) {
-      for (let i = v.length - 1; i >= 0; i--) stack.push({ v: v[i], path: path ? `${path}.${i}` : String(i) });
-    } else if (v !== null && typeof v === 'object' && !Buffer.isBuffer(v) && !ArrayBuffer.isView(v)) {
-      for (const [k, x] of Object.entries(v)) {
-        const at = path ? `${path}.${k}` : k;
-        if (k.includes(NUL)) return at.replaceAll(NUL, '\\u0000');
-        stack.push({ v: x, path: at });
-      }
+      if (v.includes(NUL)) return { field: path, problem: 'nul' };
+      continue;
+    }
+    if (v === null || typeof v !== 'object' || Buffer.isBuffer(v) || ArrayBuffer.isView(v)) continue;
+    if (depth >= MAX_DEPTH) return { field: path, problem: 'depth' };
+    if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push({ v: v[i], path: path ? `${path}.${i}` : String(i), depth: depth + 1 });
+      continue;
+    }
+    for (const [k, x] of Object.entries(v)) {
+      const at = path ? `${path}.${k}` : k;
+      if (k.includes(NUL)) return { field: at.replaceAll(NUL, '\\u0000'), problem: 'nul' };
+      stack.push({ v: x, path: at, depth: depth + 1 });
     }
   }
   return null;
@@ -36,15 +47,23 @@ export function findNul(value: unknown): string | null {
 
 /**
  * preValidation hook: a NUL character in any string of the path, query or body is a 400 naming the
- * field. PostgreSQL cannot store one in text or jsonb, and no field of the API carries one.
+ * field (PostgreSQL cannot store one in text or jsonb, and no field of the API carries one), and so
+ * is nesting deeper than MAX_DEPTH (which would overflow the stack of whatever serialises it later).
  */
-export async function rejectNul(req: FastifyRequest): Promise<void> {
+export async function rejectBadInput(req: FastifyRequest): Promise<void> {
   for (const part of [req.params, req.query, req.body]) {
-    const field = findNul(part);
-    if (field === null) continue;
-    const message = `${field ? `${field}: ` : ''}must not contain a NUL character`;
-    throw new ApiError(400, 'http.400', message, field ? { field } : undefined);
+    const bad = findBadValue(part);
+    if (!bad) continue;
+    const what = bad.problem === 'nul' ? 'must not contain a NUL character' : `is nested deeper than ${MAX_DEPTH} levels`;
+    throw new ApiError(400, 'http.400', `${bad.field ? `${bad.field}: ` : ''}${what}`, bad.field ? { field: bad.field } : undefined);
   }
+}
+
+/** Fastify's `frameworkErrors`: a URL the router cannot read (bad percent-encoding, over-long parameter). */
+export function urlError(err: FastifyError, _req: FastifyRequest, reply: FastifyReply) {
+  const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 400;
+  const message = status === 414 ? 'A path parameter is too long' : 'The URL is not valid';
+  return reply.code(status).send({ code: `http.${status}`, message });
 }
 
 /** Room for a form's boundaries, part headers and small text fields around its file. */

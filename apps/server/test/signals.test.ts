@@ -266,6 +266,8 @@ describe('decoded signals: decode on ingest, start / pause / unbind, history tab
     expect((await get(path, other.auth)).statusCode).toBe(403);
     expect((await get(path, other.auth, other)).statusCode).toBe(404);
     expect((await get(`${dev.id}/bus-statistics?begin_time=1&end_time=2`, other.auth, other)).statusCode).toBe(404);
-    expect((await get(`not-a-device/signals`)).statusCode).toBe(404);
+    // A malformed id is bad input (400); a well-formed id of no device is not found (404).
+    expect((await get(`not-a-device/signals`)).statusCode).toBe(400);
+    expect((await get(`3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b/signals`)).statusCode).toBe(404);
   });
 });

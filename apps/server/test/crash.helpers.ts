@@ -3,8 +3,8 @@ import net from 'node:net';
 import path from 'node:path';
 import { buildApp } from '../src/app.ts';
 import type { Config } from '../src/config.ts';
-import type { Database, RawSql } from '../src/db/client.ts';
-import type { TestApp } from './helper.ts';
+import { type Database, openDatabase, type RawSql } from '../src/db/client.ts';
+import { openTestDatabase, type TestApp } from './helper.ts';
 
 export type SqlMatch = (sql: string, params: unknown[]) => boolean;
 
@@ -118,3 +118,17 @@ export function spawnServer(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
 /** Resolves when the process has exited (at once if it already has). */
 export const exited = (c: ChildProcess) =>
   new Promise<void>((r) => (c.exitCode !== null || c.signalCode ? r() : c.once('exit', () => r())));
+
+/**
+ * The database a real `loggerhead serve` process will share with the test: a fresh one on the
+ * PostgreSQL test server when TEST_DATABASE_URL is set (its `url` goes to the child's
+ * DATABASE_URL), else PGlite files in `dataDir` (`url` is empty; the child opens the same files
+ * once the test has closed them). `drop` removes the server database.
+ */
+export async function serverDatabase(dataDir: string): Promise<{ database: Database; url: string; drop: () => Promise<void> }> {
+  if (process.env.TEST_DATABASE_URL) {
+    const t = await openTestDatabase();
+    return { database: t.database, url: t.url ?? '', drop: t.drop };
+  }
+  return { database: await openDatabase({ url: null, dataDir }), url: '', drop: async () => {} };
+}

@@ -1,4 +1,4 @@
-import type { CanFrame } from '@loggerhead/can';
+import { type CanFrame, makeFrame } from '@loggerhead/can';
 import { readLog, writeLog } from '@loggerhead/can/logs/index.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './helper.ts';
@@ -22,19 +22,15 @@ function multipart(name: string, bytes: Uint8Array) {
 
 /** `n` frames from `t0`, one every `step` µs; the id and first byte say which upload a frame came from. */
 function log(n: number, t0: number, step: number, tag: number): CanFrame[] {
-  return Array.from({ length: n }, (_, i) => ({
-    ts: t0 + i * step,
-    channel: i % 2,
-    id: 0x100 + tag,
-    ext: false,
-    fd: false,
-    brs: false,
-    esi: false,
-    rtr: false,
-    err: false,
-    tx: false,
-    data: new Uint8Array([tag, i & 0xff, (i >> 8) & 0xff]),
-  }));
+  return Array.from({ length: n }, (_, i) =>
+    makeFrame({
+      ts: t0 + i * step,
+      channel: i % 2,
+      id: 0x100 + tag,
+      ext: false,
+      data: new Uint8Array([tag, i & 0xff, (i >> 8) & 0xff]),
+    }),
+  );
 }
 
 describe('history and exports in time order across overlapping uploads', () => {

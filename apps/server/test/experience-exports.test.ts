@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { CanFrame } from '@loggerhead/can';
+import { type CanFrame, makeFrame } from '@loggerhead/can';
 import { writeLog } from '@loggerhead/can/logs/index.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXPERIENCE_EXPORT } from '../src/modules/data/downloads.service.ts';
@@ -34,19 +34,15 @@ function multipart(name: string, bytes: Uint8Array) {
 }
 
 function frames(n: number, stepUs: number): CanFrame[] {
-  return Array.from({ length: n }, (_, i) => ({
-    ts: T0 + i * stepUs,
-    channel: 0,
-    id: 0x100 + (i % 8),
-    ext: false,
-    fd: false,
-    brs: false,
-    esi: false,
-    rtr: false,
-    err: false,
-    tx: false,
-    data: new Uint8Array([i & 0xff, (i >> 8) & 0xff]),
-  }));
+  return Array.from({ length: n }, (_, i) =>
+    makeFrame({
+      ts: T0 + i * stepUs,
+      channel: 0,
+      id: 0x100 + (i % 8),
+      ext: false,
+      data: new Uint8Array([i & 0xff, (i >> 8) & 0xff]),
+    }),
+  );
 }
 
 async function upload(thingsId: string, list: CanFrame[]) {

@@ -1,48 +1,18 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { upTopic } from '@loggerhead/can/protocol/topics.ts';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type Database, openDatabase } from '../src/db/client.ts';
+import { openDatabase } from '../src/db/client.ts';
 import { migrate } from '../src/db/migrate.ts';
-import { ADMIN_PASSWORD, openTestDatabase } from './helper.ts';
+import { exited, freePort, serverDatabase, spawnServer } from './crash.helpers.ts';
+import { ADMIN_PASSWORD } from './helper.ts';
 import { batch, connectDevice } from './ingest.helpers.ts';
 import { deviceId } from './things.fixtures.ts';
 
-const BIN = path.resolve(import.meta.dirname, '../bin/loggerhead.mjs');
 // Recent data: the retention sweep at start must keep it.
 const T0 = (Date.now() - 3_600_000) * 1000;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const p = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(p));
-    });
-  });
-}
-
-function startServer(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    const t = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 60_000);
-    const on = (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('is running')) {
-        clearTimeout(t);
-        resolve(child);
-      }
-    };
-    child.stdout?.on('data', on);
-    child.stderr?.on('data', on);
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${out}`)));
-  });
-}
-
-const exited = (c: ChildProcess) => new Promise<void>((r) => (c.exitCode !== null || c.signalCode ? r() : c.once('exit', () => r())));
 
 describe('crash safety', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lh-crash-'));
@@ -55,15 +25,9 @@ describe('crash safety', () => {
   });
 
   it('loses no acknowledged batch when the server is killed mid-stream and restarted', async () => {
-    // The database: the PostgreSQL test server when set, else PGlite files in DATA_DIR.
-    let url = '';
-    let db: Database;
-    if (process.env.TEST_DATABASE_URL) {
-      const t = await openTestDatabase();
-      db = t.database;
-      url = t.url ?? '';
-      drop = t.drop;
-    } else db = await openDatabase({ url: null, dataDir });
+    const opened = await serverDatabase(dataDir);
+    const { database: db, url } = opened;
+    drop = opened.drop;
     await migrate(db.raw);
     const tenant = await db.raw.query<{ id: string }>(`insert into tenants (name) values ('crash') returning id`);
     const type = await db.raw.query<{ id: string }>(`select id from device_types where name = 'CANDTU-200'`);
@@ -88,7 +52,7 @@ describe('crash safety', () => {
       EXPERIENCE: 'false',
       MQTT_URL: '',
     };
-    let server = await startServer(env);
+    let server = await spawnServer(env);
     children.push(server);
 
     const acked = new Set<number>();
@@ -117,7 +81,7 @@ describe('crash safety', () => {
     const ackedAtKill = [...acked];
     expect(ackedAtKill.length).toBeGreaterThanOrEqual(40);
 
-    server = await startServer(env);
+    server = await spawnServer(env);
     children.push(server);
     server.kill('SIGTERM');
     await exited(server);

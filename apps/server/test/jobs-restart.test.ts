@@ -7,9 +7,9 @@ import { downTopic, upTopic } from '@loggerhead/can/protocol/topics.ts';
 import { KnownCodes } from '@loggerhead/contract';
 import type { MqttClient } from 'mqtt';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type Database, openDatabase } from '../src/db/client.ts';
+import type { Database } from '../src/db/client.ts';
 import { multipart } from './command.helpers.ts';
-import { crashable, eventually, exited, freePort, nth, spawnServer, startCopy } from './crash.helpers.ts';
+import { crashable, eventually, exited, freePort, nth, serverDatabase, spawnServer, startCopy } from './crash.helpers.ts';
 import { ADMIN_PASSWORD, openTestDatabase, type TestApp, testConfig } from './helper.ts';
 import { connectDevice, externalBroker } from './ingest.helpers.ts';
 import { bind, ingestFrames, rampFrame, testDbc } from './signals.fixtures.ts';
@@ -520,15 +520,9 @@ describe('the real server killed with SIGKILL mid-job', () => {
   });
 
   it('an ECU flash running in the killed process is failed with the reason as the server starts again', async () => {
-    // The database: the PostgreSQL test server when set, else PGlite files in DATA_DIR.
-    let url = '';
-    let database: Database;
-    if (process.env.TEST_DATABASE_URL) {
-      const t = await openTestDatabase();
-      database = t.database;
-      url = t.url ?? '';
-      drop = t.drop;
-    } else database = await openDatabase({ url: null, dataDir });
+    const db = await serverDatabase(dataDir);
+    const { database, url } = db;
+    drop = db.drop;
     // Tenant, ECU, files and device made through the API of a copy that then stops in order.
     const setup = await startCopy(testConfig({ dataDir }), database);
     const tenant = await makeTenant(setup);

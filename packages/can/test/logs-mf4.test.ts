@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import type { CanFrame } from '../src/frame.ts';
+import { type CanFrame, makeFrame } from '../src/frame.ts';
 import { detectLogFormat, readLog } from '../src/logs/index.ts';
 import { Mf4FileReader } from '../src/logs/mf4/mf4-reader.ts';
 import { block, canedgeBFrames, dataGroups, dv, hasSamples, MF4_DIR, records, startUs } from './mf4.helpers.ts';
@@ -43,36 +43,28 @@ function expectedJ1939(b: Uint8Array): { all: number; lines: string[] } {
     if (r.id === 32) {
       const dlc = b[r.at + 7] >> 4;
       lines.push(
-        line({
-          ts: start + time(r.at),
-          channel: 8,
-          id: v.getUint16(r.at + 6, true) & 0x7ff,
-          ext: false,
-          fd: false,
-          brs: false,
-          esi: false,
-          rtr: false,
-          err: false,
-          tx: false,
-          data: b.subarray(r.at + 8, r.at + 8 + dlc),
-        }),
+        line(
+          makeFrame({
+            ts: start + time(r.at),
+            channel: 8,
+            id: v.getUint16(r.at + 6, true) & 0x7ff,
+            ext: false,
+            data: b.subarray(r.at + 8, r.at + 8 + dlc),
+          }),
+        ),
       );
     } else if (r.id === 66) {
       const dlc = b[r.at + 10] & 15;
       lines.push(
-        line({
-          ts: start + time(r.at),
-          channel: 0,
-          id: v.getUint32(r.at + 6, true) & 0x1fffffff,
-          ext: true,
-          fd: false,
-          brs: false,
-          esi: false,
-          rtr: false,
-          err: false,
-          tx: false,
-          data: b.subarray(r.at + 11, r.at + 11 + dlc),
-        }),
+        line(
+          makeFrame({
+            ts: start + time(r.at),
+            channel: 0,
+            id: v.getUint32(r.at + 6, true) & 0x1fffffff,
+            ext: true,
+            data: b.subarray(r.at + 11, r.at + 11 + dlc),
+          }),
+        ),
       );
     }
   }

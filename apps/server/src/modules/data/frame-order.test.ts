@@ -1,21 +1,16 @@
-import type { CanFrame } from '@loggerhead/can';
+import { type CanFrame, makeFrame } from '@loggerhead/can';
 import { encodeBatch, readHeader } from '@loggerhead/can/protocol/batch.ts';
 import { describe, expect, it } from 'vitest';
 import { forEachFrameInOrder, type OrderedChunk } from './frame-order.ts';
 
-const frame = (ts: number, tag: number, channel = 0): CanFrame => ({
-  ts,
-  channel,
-  id: 0x100 + tag,
-  ext: false,
-  fd: false,
-  brs: false,
-  esi: false,
-  rtr: false,
-  err: false,
-  tx: false,
-  data: new Uint8Array([tag]),
-});
+const frame = (ts: number, tag: number, channel = 0): CanFrame =>
+  makeFrame({
+    ts,
+    channel,
+    id: 0x100 + tag,
+    ext: false,
+    data: new Uint8Array([tag]),
+  });
 
 /** Chunks as storage returns them: sorted by (first time, session, seq), each knowing the next one's start. */
 function stored(...batches: { times: number[]; tag: number }[]): OrderedChunk[] {

@@ -1,35 +1,13 @@
-import fs from 'node:fs';
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, type LoggerheadApp } from '../src/app.ts';
 import { lastCode, mobile, requestCode, sendAndRead } from './accounts.factory.ts';
-import { ADMIN_PASSWORD, openTestDatabase, type TestApp, testConfig } from './helper.ts';
+import { ADMIN_PASSWORD, createTestApp, type TestApp } from './helper.ts';
 
 /** Secrets (passwords, codes, tokens) never reach the log; passwords are bcrypt cost 10. */
 const lines: string[] = [];
 let t: TestApp;
 
 beforeAll(async () => {
-  const db = await openTestDatabase();
-  const config = testConfig({ logLevel: 'trace' });
-  const sink = new Writable({
-    write(chunk, _enc, cb) {
-      lines.push(String(chunk));
-      cb();
-    },
-  });
-  const app: LoggerheadApp = await buildApp(config, { database: db.database, logStream: sink });
-  await app.ready();
-  t = {
-    app,
-    config,
-    database: db.database,
-    close: async () => {
-      await app.close();
-      await db.drop();
-      fs.rmSync(config.dataDir, { recursive: true, force: true });
-    },
-  };
+  t = await createTestApp({ logLevel: 'trace' }, { logLines: lines });
 });
 afterAll(async () => {
   await t?.close();

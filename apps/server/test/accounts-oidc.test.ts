@@ -1,14 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
-import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Writable } from 'node:stream';
 import { exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, type LoggerheadApp } from '../src/app.ts';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { activeTenant } from './accounts.factory.ts';
-import { createTestApp, openTestDatabase, type TestApp, testConfig } from './helper.ts';
+import { createTestApp, type TestApp } from './helper.ts';
 
 /**
  * Third-party login against a small OpenID provider started here: discovery, authorize,
@@ -129,30 +126,14 @@ const logLines: string[] = [];
 
 beforeAll(async () => {
   provider = await startProvider();
-  const db = await openTestDatabase();
-  const config = testConfig({
-    logLevel: 'info',
-    publicUrl: PUBLIC_URL,
-    oidc: { issuer: provider.issuer, clientId: provider.clientId, clientSecret: provider.clientSecret, name: 'Corp SSO' },
-  });
-  const sink = new Writable({
-    write(chunk, _enc, cb) {
-      logLines.push(String(chunk));
-      cb();
+  t = await createTestApp(
+    {
+      logLevel: 'info',
+      publicUrl: PUBLIC_URL,
+      oidc: { issuer: provider.issuer, clientId: provider.clientId, clientSecret: provider.clientSecret, name: 'Corp SSO' },
     },
-  });
-  const app: LoggerheadApp = await buildApp(config, { database: db.database, logStream: sink });
-  await app.ready();
-  t = {
-    app,
-    config,
-    database: db.database,
-    close: async () => {
-      await app.close();
-      await db.drop();
-      fs.rmSync(config.dataDir, { recursive: true, force: true });
-    },
-  };
+    { logLines },
+  );
 });
 afterAll(async () => {
   await t?.close();

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import pg from 'pg';
 import { buildApp, type LoggerheadApp } from '../src/app.ts';
 import { type Config, loadConfig } from '../src/config.ts';
@@ -146,10 +147,27 @@ export interface TestApp {
 }
 
 /** Builds the whole app on a fresh database, ready for `app.inject`. */
-export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+export interface TestAppOptions {
+  /** Collect the server's log lines here (the log is off otherwise). */
+  logLines?: string[];
+  /** Runs before the app is ready: routes of the test's own, on the same database. */
+  beforeReady?: (app: LoggerheadApp, database: Database) => void;
+}
+
+export async function createTestApp(overrides: Partial<Config> = {}, opts: TestAppOptions = {}): Promise<TestApp> {
   const { database, drop } = await openTestDatabase();
   const config = testConfig(overrides);
-  const app = await buildApp(config, { database, logger: false });
+  const lines = opts.logLines;
+  const logStream = lines
+    ? new Writable({
+        write(chunk, _enc, cb) {
+          lines.push(String(chunk));
+          cb();
+        },
+      })
+    : undefined;
+  const app = await buildApp(config, logStream ? { database, logStream } : { database, logger: false });
+  opts.beforeReady?.(app, database);
   await app.ready();
   return {
     app,

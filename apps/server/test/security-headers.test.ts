@@ -8,11 +8,11 @@ import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, type LoggerheadApp } from '../src/app.ts';
+import type { LoggerheadApp } from '../src/app.ts';
 import { ConfigError, loadConfig, type RateLimits } from '../src/config.ts';
 import { LIMITED_ROUTES, type LimitKind } from '../src/lib/rate-limits.ts';
 import { consolePolicy, tileSource } from '../src/lib/security-headers.ts';
-import { ADMIN_PASSWORD, openTestDatabase, type TestApp, testConfig } from './helper.ts';
+import { ADMIN_PASSWORD, createTestApp, type TestApp } from './helper.ts';
 
 /**
  * Hardening of a console on the internet (docs/security.md): security headers and the three
@@ -47,39 +47,32 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(webDir, 'assets', 'x-abc123.js'), BUNDLE);
   fs.writeFileSync(path.join(webDir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
 
-  const db = await openTestDatabase();
   // Behind one proxy: the client address comes from X-Forwarded-For (requests without it use the peer).
-  const config = testConfig({ webDir, rateLimits: RATE_LIMITS, mapTileUrl: TILES, trustProxy: 1 });
-  const app: LoggerheadApp = await buildApp(config, { database: db.database, logger: false });
-  // Two responses of a kind the API sends, on routes of this test only.
-  app.get('/v1/test/stream', { config: { public: true } }, async (req, reply) => {
-    const id = String((req.query as { id?: string }).id);
-    const gate = new Promise<void>((resolve) => gates.set(id, resolve));
-    async function* body() {
-      yield csvRows(0, 12_000);
-      await gate;
-      yield csvRows(12_000, 12_000);
-    }
-    return reply.type('text/csv; charset=utf-8').send(Readable.from(body()));
-  });
-  app.get('/v1/test/binary', { config: { public: true } }, async (_req, reply) => {
-    const bytes = Buffer.alloc(64 * 1024, 'a');
-    return reply
-      .header('content-type', 'application/octet-stream')
-      .header('content-length', bytes.length)
-      .send(Readable.from([bytes]));
-  });
-  await app.ready();
-  t = {
-    app,
-    config,
-    database: db.database,
-    close: async () => {
-      await app.close();
-      await db.drop();
-      fs.rmSync(config.dataDir, { recursive: true, force: true });
+  t = await createTestApp(
+    { webDir, rateLimits: RATE_LIMITS, mapTileUrl: TILES, trustProxy: 1 },
+    {
+      beforeReady: (app) => {
+        // Two responses of a kind the API sends, on routes of this test only.
+        app.get('/v1/test/stream', { config: { public: true } }, async (req, reply) => {
+          const id = String((req.query as { id?: string }).id);
+          const gate = new Promise<void>((resolve) => gates.set(id, resolve));
+          async function* body() {
+            yield csvRows(0, 12_000);
+            await gate;
+            yield csvRows(12_000, 12_000);
+          }
+          return reply.type('text/csv; charset=utf-8').send(Readable.from(body()));
+        });
+        app.get('/v1/test/binary', { config: { public: true } }, async (_req, reply) => {
+          const bytes = Buffer.alloc(64 * 1024, 'a');
+          return reply
+            .header('content-type', 'application/octet-stream')
+            .header('content-length', bytes.length)
+            .send(Readable.from([bytes]));
+        });
+      },
     },
-  };
+  );
 });
 afterAll(async () => {
   await t?.close();

@@ -1,10 +1,8 @@
-import fs from 'node:fs';
-import { Writable } from 'node:stream';
 import { ErrorResponseSchema, permissionDef } from '@loggerhead/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, type LoggerheadApp, type RouteEntry } from '../src/app.ts';
+import type { RouteEntry } from '../src/app.ts';
 import { MAX_DEPTH } from '../src/lib/input-guard.ts';
-import { loginAdmin, openTestDatabase, type TestApp, testConfig } from './helper.ts';
+import { createTestApp, loginAdmin, type TestApp } from './helper.ts';
 import { jsonSchemaOf } from './input-fuzz.helpers.ts';
 import { makeDevice, makeTenant, type TenantFixture } from './things.fixtures.ts';
 
@@ -26,35 +24,23 @@ let admin: string;
 let deviceId: string;
 
 beforeAll(async () => {
-  const db = await openTestDatabase();
-  const config = testConfig({ logLevel: 'warn' });
-  const sink = new Writable({
-    write(chunk, _enc, cb) {
-      lines.push(String(chunk));
-      cb();
+  t = await createTestApp(
+    { logLevel: 'warn' },
+    {
+      logLines: lines,
+      beforeReady: (app, database) => {
+        // A route that hands its query value to the database unchecked: what the safety net is for.
+        app.get('/v1/test-only/cast/:type', { config: { public: true } }, async (req) => {
+          const { type } = req.params as { type: string };
+          const { v } = req.query as { v: string };
+          const cast = { uuid: 'uuid', int: 'int', time: 'timestamptz', json: 'jsonb', num: 'numeric(3)' }[type] ?? 'text';
+          const sql = type === 'broken' ? 'select v from no_such_table where v = $1' : `select $1::${cast} as v`;
+          const { rows } = await database.raw.query(sql, [v]);
+          return rows[0];
+        });
+      },
     },
-  });
-  const app: LoggerheadApp = await buildApp(config, { database: db.database, logStream: sink });
-  // A route that hands its query value to the database unchecked: what the safety net is for.
-  app.get('/v1/test-only/cast/:type', { config: { public: true } }, async (req) => {
-    const { type } = req.params as { type: string };
-    const { v } = req.query as { v: string };
-    const cast = { uuid: 'uuid', int: 'int', time: 'timestamptz', json: 'jsonb', num: 'numeric(3)' }[type] ?? 'text';
-    const sql = type === 'broken' ? 'select v from no_such_table where v = $1' : `select $1::${cast} as v`;
-    const { rows } = await db.database.raw.query(sql, [v]);
-    return rows[0];
-  });
-  await app.ready();
-  t = {
-    app,
-    config,
-    database: db.database,
-    close: async () => {
-      await app.close();
-      await db.drop();
-      fs.rmSync(config.dataDir, { recursive: true, force: true });
-    },
-  };
+  );
   tenant = await makeTenant(t);
   admin = await loginAdmin(t.app);
   deviceId = (await makeDevice(t, tenant)).id;

@@ -103,6 +103,26 @@ describe('password login', () => {
 });
 
 describe('code login, reset and codes', () => {
+  it('opens a locked account with a code sent to its mobile: a password guesser cannot keep its owner out', async () => {
+    const r = await activeTenant(t);
+    expect((await tries(r.username, LOCK_AFTER_FAILURES, r.password)).at(-1)).toEqual(locked);
+    const code = await sendAndRead(t, 1, r.mobile, 'login');
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v1/control/sessions',
+      remoteAddress: ip(),
+      payload: { username: r.mobile, password: code, type: 2 },
+    });
+    expect(res.statusCode).toBe(200);
+    // The account's own lock ends with it; the lock of the name that was guessed runs its course.
+    const u = await t.database.raw.query<{ locked_until: Date | null; failed_logins: number }>(
+      'select locked_until, failed_logins from users where id = $1',
+      [r.userId],
+    );
+    expect(u.rows[0]).toEqual({ locked_until: null, failed_logins: 0 });
+    expect(seen(await loginAs(t.app, r.username, r.password))).toEqual(locked);
+  });
+
   it('sends a code to any number alike, registered or not', async () => {
     const r = await activeTenant(t);
     // past the 60 s wait of the registration code

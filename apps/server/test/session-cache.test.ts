@@ -106,3 +106,26 @@ describe('session cache', () => {
     expect(await control.authenticate(token)).toBeNull();
   });
 });
+
+describe('ended sessions are deleted after a week', () => {
+  it('keeps live sessions and recently ended ones, deletes the rest; a deleted session answers as ended', async () => {
+    const r = await activeTenant(t);
+    const opened = async () => (await loginAs(t.app, r.username, r.password)).json() as { token: string; session_id: string };
+    const [live, fresh, old, expired] = [await opened(), await opened(), await opened(), await opened()];
+    const set = (id: string, column: 'revoked_at' | 'expires_at', ago: string) =>
+      t.database.raw.query(`update sessions set ${column} = now() - $2::interval where id = $1`, [id, ago]);
+    await set(fresh.session_id, 'revoked_at', '6 days');
+    await set(old.session_id, 'revoked_at', '8 days');
+    await set(expired.session_id, 'expires_at', '8 days');
+    expect((await self(`Bearer ${live.token}`)).statusCode).toBe(200);
+
+    expect(await t.app.ctx.control.purgeEndedSessions()).toBe(2);
+    const left = await t.database.raw.query<{ id: string }>('select id from sessions where user_id = $1', [r.userId]);
+    const ids = left.rows.map((x) => x.id);
+    for (const s of [live, fresh]) expect(ids).toContain(s.session_id);
+    for (const s of [old, expired]) expect(ids).not.toContain(s.session_id);
+    expect((await self(`Bearer ${live.token}`)).statusCode).toBe(200);
+    const gone = await self(`Bearer ${old.token}`);
+    expect(gone.statusCode).toBe(401);
+  });
+});

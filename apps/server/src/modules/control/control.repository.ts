@@ -120,6 +120,17 @@ export function controlRepository(db: Db) {
       return rows[0]?.user ?? null;
     },
 
+    /** Deletes the sessions that ended (logged out, ended by a change, or expired) before `before`; returns how many. */
+    async purgeEndedSessions(before: Date): Promise<number> {
+      const gone = await db
+        .delete(sessions)
+        .where(
+          sql`coalesce(least(${sessions.revokedAt}, ${sessions.expiresAt}), ${sessions.expiresAt}) < ${before.toISOString()}::timestamptz`,
+        )
+        .returning({ id: sessions.id });
+      return gone.length;
+    },
+
     /** Ends every session of a user (e.g. after a permission change: spec §6). */
     async revokeAllForUser(userId: string) {
       await db

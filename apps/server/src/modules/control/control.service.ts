@@ -9,6 +9,8 @@ export const LOCK_AFTER_FAILURES = 5;
 /** bcrypt (cost 10) of a random string nobody knows. */
 const UNKNOWN_USER_HASH = '$2b$10$CwTycUXWue0Thq9StjUM0uJ8.Gb6mP0QZ0p6uJ1rqhAqR0b7uQm6e';
 export const LOCK_MINUTES = 15;
+/** Ended sessions (logged out, ended by a change, expired) are kept this long, then deleted. */
+export const ENDED_SESSION_KEEP_DAYS = 7;
 
 /** Checks (and uses up) a login code sent to a mobile; supplied by the accounts module. */
 export type LoginCodeVerifier = (mobile: string, code: string) => Promise<boolean>;
@@ -267,6 +269,11 @@ export function controlService(deps: ControlDeps) {
       return () => {
         endListeners.delete(listener);
       };
+    },
+
+    /** Deletes sessions that ended more than ENDED_SESSION_KEEP_DAYS ago; a token naming one answers as an ended session. */
+    purgeEndedSessions(): Promise<number> {
+      return deps.repo.purgeEndedSessions(new Date(now().getTime() - ENDED_SESSION_KEEP_DAYS * 86_400_000));
     },
 
     async logout(auth: Auth, sessionId: string): Promise<void> {

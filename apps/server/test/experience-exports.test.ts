@@ -110,6 +110,24 @@ afterAll(async () => {
 });
 
 describe('exports by the read-only experience account', () => {
+  it('bounds a signals CSV export to one hour too; a manager exports any range', async () => {
+    const A = await session();
+    const signals = (thingsId: string, auth: string, span: number) =>
+      call(
+        'GET',
+        `/v1/data-mgmt/tenants/${a.tenantId}/things/${thingsId}/signals/export?signals=M.S&begin_time=${hour.begin_time}&end_time=${hour.begin_time + span}`,
+        auth,
+      );
+    const long = await signals(dev.id, A.auth, EXPERIENCE_EXPORT.maxRangeMs + 1);
+    expect(long.statusCode).toBe(400);
+    expect(long.json()).toMatchObject({ code: 'data.export-limit', field: 'end_time' });
+    const ok = await signals(dev.id, A.auth, EXPERIENCE_EXPORT.maxRangeMs);
+    expect(ok.statusCode).toBe(200);
+    expect(ok.body.startsWith('\uFEFFtime_ms,')).toBe(true);
+    const manager = await signals(dev.id, a.auth, 24 * EXPERIENCE_EXPORT.maxRangeMs);
+    expect(manager.statusCode).toBe(200);
+  });
+
   it('works for a visitor, who alone sees, fetches and cancels it', async () => {
     const A = await session();
     const B = await session();

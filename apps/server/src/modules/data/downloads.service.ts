@@ -20,21 +20,9 @@ import { rangeOf } from './frames.service.ts';
 /** One export holds at most this many frames (ASC, BLF and TRC are built in memory). */
 export const MAX_EXPORT_FRAMES = 20_000_000;
 
-/**
- * Bounds of an export by a read-only session (the experience account, shared by every visitor):
- * small, few at a time, its own, and soon gone (docs/decisions/0096-least-privilege.md).
- */
-export const EXPERIENCE_EXPORT = {
-  /** One hour: the history tab's default range. */
-  maxRangeMs: 3_600_000,
-  maxFrames: 150_000,
-  /** Unfinished exports at once: per session, and for all sessions together. */
-  perSession: 1,
-  running: 2,
-  /** Tasks (and files) kept for all sessions together, and for how long at most. */
-  kept: 6,
-  keepMs: 30 * 60_000,
-} as const;
+import { EXPERIENCE_EXPORT } from '../experience/limits.ts';
+
+export { EXPERIENCE_EXPORT };
 
 const EXT = { candump: 'log', asc: 'asc', blf: 'blf', trc: 'trc', mf4: 'mf4', csv: 'csv' } as const;
 /** candump and CSV are written in pieces of this many frames. */

@@ -12,6 +12,7 @@ import {
 import type { RawSql } from '../../db/client.ts';
 import type { Auth } from '../../lib/auth.ts';
 import { badRequest } from '../../lib/errors.ts';
+import { EXPERIENCE_EXPORT } from '../experience/limits.ts';
 import { requireDevice } from '../things/things.access.ts';
 import { Bucketer, chooseLevel, levelName } from './curve-buckets.ts';
 import { Block, blockUs, CELLS, cellUs } from './rollup.ts';
@@ -161,6 +162,15 @@ export function signalsQueryService(raw: RawSql, repo: SignalsRepository) {
      */
     async exportCsv(auth: Auth, thingsId: string, q: Omit<SignalDataQuery, 'current_page' | 'page_size'>): Promise<AsyncIterable<string>> {
       const [from, to] = range(q);
+      // A read-only session (the experience account) exports what its data exports may hold.
+      const E = EXPERIENCE_EXPORT;
+      if (auth.readOnly && q.end_time - q.begin_time > E.maxRangeMs)
+        throw badRequest(
+          'data.export-limit',
+          'The experience account exports at most one hour at a time: choose a shorter range',
+          'end_time',
+        );
+      const maxRows = auth.readOnly ? E.maxFrames : SIGNAL_EXPORT_MAX_ROWS;
       await requireDevice(raw, auth, thingsId, 'read');
       const list = await seriesList(auth, thingsId, q.signals, q.channel);
       const ids = list.map((s) => s.id);
@@ -169,7 +179,7 @@ export function signalsQueryService(raw: RawSql, repo: SignalsRepository) {
         if (!ids.length) return;
         let rows = 0;
         for await (const page of samplePages(repo, ids, from, to)) {
-          const take = page.slice(0, SIGNAL_EXPORT_MAX_ROWS - rows);
+          const take = page.slice(0, maxRows - rows);
           rows += take.length;
           yield take
             .map(({ s: si, t, v }) => {
@@ -177,7 +187,7 @@ export function signalsQueryService(raw: RawSql, repo: SignalsRepository) {
               return `${t / 1000},${new Date(Math.floor(t / 1000)).toISOString()},${s.channel},${csv(s.message)},${csv(s.signal)},${v},${csv(s.unit)}\n`;
             })
             .join('');
-          if (rows >= SIGNAL_EXPORT_MAX_ROWS) return;
+          if (rows >= maxRows) return;
         }
       })();
     },

@@ -18,8 +18,8 @@ import path from 'node:path';
 import { checkBatch, encodeBatch } from '@loggerhead/can/protocol/batch.ts';
 import { buildApp } from '@loggerhead/server';
 import { loadConfig } from '@loggerhead/server/config.ts';
+import { bytesCodec } from '@loggerhead/server/db/bytea.ts';
 import type { RawSql } from '@loggerhead/server/db/client.ts';
-import { bytesCodec } from '@loggerhead/server/ingest/bytes-codec.ts';
 import { syntheticFrames } from '@loggerhead/simulator';
 import pg from 'pg';
 

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { BatchInfo } from '@loggerhead/can/protocol/batch.ts';
+import { type BytesCodec, bytesCodec } from '../db/bytea.ts';
 import type { RawSql } from '../db/client.ts';
-import { type BytesCodec, bytesCodec } from './bytes-codec.ts';
 
 export interface Chunk {
   tenantId: string;

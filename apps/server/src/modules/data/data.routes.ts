@@ -12,8 +12,8 @@ import {
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppContext, LoggerheadApp } from '../../app.ts';
+import { bytesCodec } from '../../db/bytea.ts';
 import { LocalFileStore } from '../../files/file-store.ts';
-import { bytesCodec } from '../../ingest/bytes-codec.ts';
 import { requireAuth } from '../../lib/auth.ts';
 import { badRequest } from '../../lib/errors.ts';
 import { liveRoutes } from '../../live/live.routes.ts';

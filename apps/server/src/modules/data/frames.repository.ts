@@ -1,6 +1,6 @@
 import { MAX_SPAN_US } from '@loggerhead/can/protocol/batch.ts';
+import { type BytesCodec, bytesCodec } from '../../db/bytea.ts';
 import type { RawSql } from '../../db/client.ts';
-import { type BytesCodec, bytesCodec } from '../../ingest/bytes-codec.ts';
 import type { Auth } from '../../lib/auth.ts';
 
 export interface ChunkRow {

@@ -1,7 +1,7 @@
 import { countInRange, FLAG_BRS, FLAG_ERR, FLAG_ESI, FLAG_EXT, FLAG_FD, FLAG_RTR, FLAG_TX } from '@loggerhead/can/protocol/batch.ts';
 import { type FrameDto, type FramesQuery, MAX_PAGED_ENTRIES } from '@loggerhead/contract';
+import type { BytesCodec } from '../../db/bytea.ts';
 import type { RawSql } from '../../db/client.ts';
-import type { BytesCodec } from '../../ingest/bytes-codec.ts';
 import type { Auth } from '../../lib/auth.ts';
 import { badRequest } from '../../lib/errors.ts';
 import { hex } from '../../live/live-hub.ts';

@@ -1,8 +1,8 @@
 import { FLAG_ERR, FLAG_EXT, FLAG_RTR, forEachFrame, MAX_SPAN_US } from '@loggerhead/can/protocol/batch.ts';
 import type { Backfill, BackfillRange } from '@loggerhead/contract';
+import { fromB64 } from '../../db/bytea.ts';
 import type { RawSql } from '../../db/client.ts';
 import { INTERRUPTED, type RecoveryPass } from '../../lib/job-leases.ts';
-import { fromB64 } from './bytea.ts';
 import type { SignalIngest } from './signals.ingest.ts';
 
 /** Raw chunks read per step; progress is written after each. */

@@ -1,8 +1,8 @@
 import { MAX_SPAN_US } from '@loggerhead/can/protocol/batch.ts';
 import { liveCurvesConfigKey } from '@loggerhead/contract';
+import { fromB64 } from '../../db/bytea.ts';
 import type { RawSql } from '../../db/client.ts';
 import type { Auth } from '../../lib/auth.ts';
-import { fromB64 } from './bytea.ts';
 import { CELLS } from './rollup.ts';
 import { CHUNK_WINDOW_US, ROW_OVERHEAD } from './signals.writer.ts';
 

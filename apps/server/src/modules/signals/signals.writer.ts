@@ -1,5 +1,5 @@
+import { fromB64, toB64 } from '../../db/bytea.ts';
 import type { RawSql } from '../../db/client.ts';
-import { fromB64, toB64 } from './bytea.ts';
 import { Block, coarsen, LEVELS, type Level, rollUp } from './rollup.ts';
 import { encodeTimes, encodeValues } from './sample-codec.ts';
 

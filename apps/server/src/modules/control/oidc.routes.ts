@@ -4,6 +4,7 @@ import type { AppContext, LoggerheadApp } from '../../app.ts';
 import { type Auth, requireAuth } from '../../lib/auth.ts';
 import { ApiError, forbidden } from '../../lib/errors.ts';
 import { OidcError, oidcClient, randomToken } from './oidc.client.ts';
+import { oidcRepository } from './oidc.repository.ts';
 
 const STATE_TTL_MS = 10 * 60_000;
 const LOGIN = '/Login';
@@ -13,15 +14,6 @@ const tags = ['control'];
 /** Only a path inside this console may be a redirect target (no `//host`, scheme or backslash). */
 const safePath = (p: string | undefined) => (p?.startsWith('/') && !p.startsWith('//') && !p.includes('\\') ? p : null);
 
-interface StateRow {
-  code_verifier: string;
-  nonce: string;
-  link_user_id: string | null;
-  pre_path: string | null;
-  pre_query: string | null;
-  expires_at: Date;
-}
-
 /**
  * Third-party login through the configured OpenID Connect provider (spec §2: the redirect
  * back carries token, ujwt, loginUrl, belongPlatform, prePath, preQuery). An account is
@@ -30,7 +22,7 @@ interface StateRow {
  */
 export function oidcRoutes(app: LoggerheadApp, ctx: AppContext) {
   const cfg = ctx.config.oidc;
-  const raw = ctx.database.raw;
+  const repo = oidcRepository(ctx.database.raw);
   const publicUrl = ctx.config.publicUrl.replace(/\/+$/, '');
   const client = cfg ? oidcClient(cfg, `${publicUrl}/v1/control/oidc/callback`) : null;
 
@@ -45,11 +37,15 @@ export function oidcRoutes(app: LoggerheadApp, ctx: AppContext) {
     const nonce = randomToken();
     const codeVerifier = randomToken();
     // Now and then, drop flows nobody finished.
-    await raw.query('delete from oidc_states where expires_at < now()');
-    await raw.query(
-      'insert into oidc_states(state, code_verifier, nonce, link_user_id, pre_path, pre_query, expires_at) values ($1,$2,$3,$4,$5,$6,$7)',
-      [state, codeVerifier, nonce, p.linkUserId, p.prePath, p.preQuery, new Date(Date.now() + STATE_TTL_MS)],
-    );
+    await repo.startFlow({
+      state,
+      codeVerifier,
+      nonce,
+      linkUserId: p.linkUserId,
+      prePath: p.prePath,
+      preQuery: p.preQuery,
+      expiresAt: new Date(Date.now() + STATE_TTL_MS),
+    });
     try {
       return await client.authorizationUrl({ state, nonce, codeVerifier });
     } catch (e) {
@@ -87,10 +83,7 @@ export function oidcRoutes(app: LoggerheadApp, ctx: AppContext) {
       const fail = (to: string, code: string) =>
         reply.redirect(`${to}${to.includes('?') ? '&' : '?'}oidcError=${encodeURIComponent(code)}`, 302);
       if (!client) return fail(LOGIN, 'oidc.disabled');
-      const { rows } = req.query.state
-        ? await raw.query<StateRow>('delete from oidc_states where state = $1 returning *', [req.query.state])
-        : { rows: [] as StateRow[] };
-      const flow = rows[0];
+      const flow = req.query.state ? await repo.takeFlow(req.query.state) : null;
       if (!flow || flow.expires_at.getTime() < Date.now()) return fail(LOGIN, 'oidc.expired');
       const back = flow.link_user_id ? USER_CENTRE : LOGIN;
       if (req.query.error || !req.query.code) return fail(back, 'oidc.failed');
@@ -104,29 +97,13 @@ export function oidcRoutes(app: LoggerheadApp, ctx: AppContext) {
       }
 
       if (flow.link_user_id) {
-        const taken = await raw.query<{ user_id: string }>('select user_id from user_identities where issuer = $1 and subject = $2', [
-          who.issuer,
-          who.subject,
-        ]);
-        if (taken.rows[0] && taken.rows[0].user_id !== flow.link_user_id) return fail(back, 'oidc.already-linked');
-        await raw.transaction(async (tx) => {
-          await tx.query('delete from user_identities where user_id = $1 and issuer = $2', [flow.link_user_id, who.issuer]);
-          await tx.query('insert into user_identities(issuer, subject, user_id) values ($1, $2, $3)', [
-            who.issuer,
-            who.subject,
-            flow.link_user_id,
-          ]);
-        });
+        const taken = await repo.linkedUser(who.issuer, who.subject);
+        if (taken && taken !== flow.link_user_id) return fail(back, 'oidc.already-linked');
+        await repo.link(flow.link_user_id, who.issuer, who.subject);
         return reply.redirect(`${USER_CENTRE}&oidc=linked`, 302);
       }
 
-      const found = await raw.query<{ user_id: string; user_status: number; tenant_status: number; belong_platform: string | null }>(
-        `select u.id as user_id, u.status as user_status, t.status as tenant_status, t.belong_platform
-           from user_identities i join users u on u.id = i.user_id join tenants t on t.id = u.tenant_id
-          where i.issuer = $1 and i.subject = $2`,
-        [who.issuer, who.subject],
-      );
-      const acc = found.rows[0];
+      const acc = await repo.account(who.issuer, who.subject);
       if (!acc) return fail(LOGIN, 'oidc.not-linked');
       if (acc.tenant_status === 0) return fail(LOGIN, 'iot-tenant.10016');
       if (acc.tenant_status !== 1 || acc.user_status !== 1) return fail(LOGIN, 'http.403');
@@ -153,11 +130,7 @@ export function oidcRoutes(app: LoggerheadApp, ctx: AppContext) {
 
   app.get('/v1/control/oidc/link', { schema: { tags, response: { 200: LinkSchema.extend({ enabled: z.boolean() }) } } }, async (req) => {
     const auth = requireAuth(req.auth);
-    const { rows } = await raw.query<{ issuer: string; subject: string; created_at: Date }>(
-      'select issuer, subject, created_at from user_identities where user_id = $1 and issuer = $2',
-      [auth.userId, cfg?.issuer ?? ''],
-    );
-    const r = rows[0];
+    const r = await repo.linkOf(auth.userId, cfg?.issuer ?? '');
     return {
       enabled: client !== null,
       linked: Boolean(r),
@@ -180,7 +153,7 @@ export function oidcRoutes(app: LoggerheadApp, ctx: AppContext) {
   app.delete('/v1/control/oidc/link', { schema: { tags } }, async (req, reply) => {
     const auth = requireAuth(req.auth);
     assertCanLink(auth);
-    await raw.query('delete from user_identities where user_id = $1', [auth.userId]);
+    await repo.unlink(auth.userId);
     return reply.code(204).send();
   });
 }

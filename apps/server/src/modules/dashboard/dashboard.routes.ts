@@ -9,20 +9,13 @@ import { z } from 'zod';
 import type { AppContext, LoggerheadApp } from '../../app.ts';
 import { type Auth, requireAuth } from '../../lib/auth.ts';
 import { conflict, forbidden } from '../../lib/errors.ts';
+import { type DashboardRow, dashboardRepository } from './dashboard.repository.ts';
 
 const tags = ['data'];
 const TenantParams = z.object({ tenant_id: z.guid() });
 const errors = { 400: ErrorResponseSchema, 403: ErrorResponseSchema, 409: ErrorResponseSchema };
 
-interface Row {
-  id: string;
-  tenant_id: string;
-  owner_id: string;
-  business_type: string;
-  name: string;
-  created_at: Date;
-}
-const toDashboard = (r: Row) => ({ ...r, created_at: r.created_at.getTime() });
+const toDashboard = (r: DashboardRow) => ({ ...r, created_at: r.created_at.getTime() });
 
 function ownTenant(auth: Auth, tenantId: string) {
   if (auth.tenantId !== tenantId) throw forbidden();
@@ -34,7 +27,7 @@ function ownTenant(auth: Auth, tenantId: string) {
  * and, when there is none and the user is the manager, creates it (spec §4, §6).
  */
 export function dashboardRoutes(app: LoggerheadApp, ctx: AppContext) {
-  const raw = ctx.database.raw;
+  const repo = dashboardRepository(ctx.database.raw);
   const base = '/v1/data-mgmt/tenants/:tenant_id/dashboards';
 
   app.get(
@@ -50,11 +43,7 @@ export function dashboardRoutes(app: LoggerheadApp, ctx: AppContext) {
     async (req) => {
       const auth = requireAuth(req.auth);
       ownTenant(auth, req.params.tenant_id);
-      const { rows } = await raw.query<Row>(
-        `select id, tenant_id, owner_id, business_type, name, created_at from dashboards
-          where tenant_id = $1 and ($2::text is null or business_type = $2) order by created_at, id`,
-        [auth.tenantId, req.query.business_type ?? null],
-      );
+      const rows = await repo.list(auth.tenantId, req.query.business_type ?? null);
       return { list: rows.map(toDashboard) };
     },
   );
@@ -71,13 +60,9 @@ export function dashboardRoutes(app: LoggerheadApp, ctx: AppContext) {
       const isDefault = req.body.business_type === DEFAULT_DASHBOARD_TYPE;
       // Spec §6: only the manager creates the default dashboard.
       if (isDefault && !auth.isManager) throw forbidden('Only the tenant manager creates the default dashboard');
-      const { rows } = await raw.query<Row>(
-        `insert into dashboards(tenant_id, owner_id, business_type, name) values ($1, $2, $3, $4)
-         on conflict do nothing returning id, tenant_id, owner_id, business_type, name, created_at`,
-        [auth.tenantId, auth.userId, req.body.business_type, req.body.name],
-      );
-      if (!rows[0]) throw conflict('http.409', 'The tenant already has its default dashboard', 'business_type');
-      return reply.code(201).send(toDashboard(rows[0]));
+      const row = await repo.insert(auth.tenantId, auth.userId, req.body.business_type, req.body.name);
+      if (!row) throw conflict('http.409', 'The tenant already has its default dashboard', 'business_type');
+      return reply.code(201).send(toDashboard(row));
     },
   );
 }

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { type Firmware, Operations, type Upgrade, type UpgradeState, versionNum } from '@loggerhead/contract';
+import { type Firmware, Operations, type Upgrade, versionNum } from '@loggerhead/contract';
 import type { RawSql } from '../../db/client.ts';
 import type { Auth } from '../../lib/auth.ts';
 import { ApiError, badRequest, conflict, notFound } from '../../lib/errors.ts';
@@ -10,6 +10,7 @@ import { INTERRUPTED, type RecoveryPass } from '../../lib/job-leases.ts';
 import type { CommandRow } from '../command/command.repository.ts';
 import type { CommandService, DeviceResponse } from '../command/command.service.ts';
 import { requireDevice } from '../things/things.access.ts';
+import { type FirmwareRow, firmwareRepository, type UpgradeChange, type UpgradeRow } from './firmware.repository.ts';
 
 declare module '../../lib/events.ts' {
   interface AppEvents {
@@ -18,46 +19,7 @@ declare module '../../lib/events.ts' {
   }
 }
 
-interface FirmwareRow {
-  id: string;
-  tenant_id: string;
-  version: string;
-  version_num: number;
-  model_id: string;
-  model_name: string;
-  description: string | null;
-  type: 'self' | 'outer';
-  sub_dev_id: string | null;
-  file_name: string;
-  size: number;
-  sha256: string;
-  to_public: boolean;
-  created_at: Date;
-}
-
-interface UpgradeRow {
-  id: string;
-  tenant_id: string;
-  things_id: string;
-  firmware_id: string;
-  version: string;
-  state: UpgradeState;
-  progress: number;
-  code: string | null;
-  message: string | null;
-  token: string | null;
-  correlation_id: string | null;
-  scheduled_at: Date | null;
-  started_at: Date | null;
-  finished_at: Date | null;
-  created_at: Date;
-}
-
 const ms = (d: Date | null) => (d ? new Date(d).getTime() : null);
-const FW = `f.id, f.tenant_id, f.version, f.version_num, f.model_id, d.name as model_name, f.description, f.type, f.sub_dev_id, f.file_name,
-  f.size::float8 as size, f.sha256, f.to_public, f.created_at`;
-const UP = `id, tenant_id, things_id, firmware_id, version, state, progress, code, message, token, correlation_id, scheduled_at, started_at,
-  finished_at, created_at`;
 /** A device has this long (renewed by each progress report) to download, verify and flash. */
 const UPGRADE_TIMEOUT_MS = 120_000;
 
@@ -110,39 +72,25 @@ export interface FirmwareDeps {
  */
 export function firmwareService(deps: FirmwareDeps) {
   const { raw, commands, events } = deps;
+  const repo = firmwareRepository(raw);
   const owner = deps.owner ?? null;
   const dir = path.join(deps.dataDir, 'firmware');
   const fileOf = (id: string) => path.join(dir, `${id}.bin`);
 
   async function visible(auth: Auth, id: string): Promise<FirmwareRow> {
-    const { rows } = await raw.query<FirmwareRow>(
-      `select ${FW} from firmwares f join device_types d on d.id = f.model_id where f.id = $1 and (f.tenant_id = $2 or f.to_public)`,
-      [id, auth.tenantId],
-    );
-    if (!rows[0]) throw notFound('Firmware not found');
-    return rows[0];
+    const row = await repo.visible(auth.tenantId, id);
+    if (!row) throw notFound('Firmware not found');
+    return row;
   }
 
   async function emit(r: UpgradeRow | null) {
     if (r) events.emit('firmware.state', { tenantId: r.tenant_id, thingsId: r.things_id, upgrade: toUpgrade(r) });
   }
 
-  async function update(
-    id: string,
-    set: Partial<Pick<UpgradeRow, 'state' | 'progress' | 'code' | 'message' | 'correlation_id'>>,
-    onlyOpen = true,
-  ) {
-    const { rows } = await raw.query<UpgradeRow>(
-      `update firmware_upgrades set state = coalesce($2, state), progress = coalesce($3, progress), code = coalesce($4, code),
-              message = coalesce($5, message), correlation_id = coalesce($6, correlation_id),
-              started_at = case when $2 = 'busy' then coalesce(started_at, now()) else started_at end,
-              finished_at = case when $2 in ('invalid','flash success','flash failed','cancelled') then now() else finished_at end,
-              token = case when $2 in ('invalid','flash success','flash failed','cancelled') then null else token end
-        where id = $1 ${onlyOpen ? `and state in ('scheduled','idle','busy')` : ''} returning ${UP}`,
-      [id, set.state ?? null, set.progress ?? null, set.code ?? null, set.message ?? null, set.correlation_id ?? null],
-    );
-    await emit(rows[0] ?? null);
-    return rows[0] ?? null;
+  async function update(id: string, set: UpgradeChange, onlyOpen = true) {
+    const row = await repo.updateUpgrade(id, set, onlyOpen);
+    await emit(row);
+    return row;
   }
 
   /** Starts one upgrade on an online device: busy, token URL, command. */
@@ -173,11 +121,7 @@ export function firmwareService(deps: FirmwareDeps) {
   }
 
   async function onResponse(cmd: CommandRow, resp: DeviceResponse) {
-    const { rows } = await raw.query<UpgradeRow>(`select ${UP} from firmware_upgrades where things_id = $1 and correlation_id = $2`, [
-      cmd.things_id,
-      cmd.correlation_id,
-    ]);
-    const u = rows[0];
+    const u = await repo.upgradeOfCommand(cmd.things_id, cmd.correlation_id);
     if (!u) return;
     const p = (resp.payload ?? {}) as { state?: string; progress?: number };
     if (resp.partial && resp.code === 0) {
@@ -186,7 +130,7 @@ export function firmwareService(deps: FirmwareDeps) {
     }
     if (resp.code === 0) {
       await update(u.id, { state: 'flash success', progress: 100 });
-      await raw.query('update things set firmware = $2 where id = $1', [u.things_id, u.version]);
+      await repo.setDeviceFirmware(u.things_id, u.version);
       return;
     }
     await update(u.id, {
@@ -199,15 +143,8 @@ export function firmwareService(deps: FirmwareDeps) {
 
   return {
     async list(auth: Auth, q: { current_page: number; page_size: number; model_id?: string; type?: string }) {
-      const where = `(f.tenant_id = $1 or f.to_public) and ($2::uuid is null or f.model_id = $2) and ($3::text is null or f.type = $3)`;
-      const params = [auth.tenantId, q.model_id ?? null, q.type ?? null];
-      const total = await raw.query<{ n: number }>(`select count(*)::int as n from firmwares f where ${where}`, params);
-      const { rows } = await raw.query<FirmwareRow>(
-        `select ${FW} from firmwares f join device_types d on d.id = f.model_id where ${where}
-          order by f.version_num desc, f.created_at desc limit $4 offset $5`,
-        [...params, q.page_size, (q.current_page - 1) * q.page_size],
-      );
-      return { total: total.rows[0].n, current_page: q.current_page, page_size: q.page_size, list: rows.map(toFirmware) };
+      const { total, rows } = await repo.list(auth.tenantId, q);
+      return { total, current_page: q.current_page, page_size: q.page_size, list: rows.map(toFirmware) };
     },
 
     async upload(
@@ -216,32 +153,24 @@ export function firmwareService(deps: FirmwareDeps) {
       file: { name: string; bytes: Buffer },
     ) {
       if (file.bytes.length === 0) throw badRequest('firmware.no-file', 'Choose a firmware file', 'file');
-      const type = await raw.query('select 1 from device_types where id = $1 and (tenant_id is null or tenant_id = $2)', [
-        f.model_id,
-        auth.tenantId,
-      ]);
-      if (!type.rows.length) throw badRequest('things.unknown-type', 'Unknown device type', 'model_id');
+      if (!(await repo.deviceTypeUsable(auth.tenantId, f.model_id)))
+        throw badRequest('things.unknown-type', 'Unknown device type', 'model_id');
       const sha256 = createHash('sha256').update(file.bytes).digest('hex');
       let id: string;
       try {
-        const { rows } = await raw.query<{ id: string }>(
-          `insert into firmwares (tenant_id, version, version_num, model_id, description, type, sub_dev_id, file_name, size, sha256, created_by)
-           values ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11) returning id`,
-          [
-            auth.tenantId,
-            f.version,
-            versionNum(f.version),
-            f.model_id,
-            f.description ?? null,
-            f.type,
-            f.sub_dev_id ?? null,
-            file.name.slice(0, 255),
-            file.bytes.length,
-            sha256,
-            auth.userId,
-          ],
-        );
-        id = rows[0].id;
+        id = await repo.insert({
+          tenantId: auth.tenantId,
+          version: f.version,
+          versionNum: versionNum(f.version),
+          modelId: f.model_id,
+          description: f.description ?? null,
+          type: f.type,
+          subDevId: f.sub_dev_id ?? null,
+          fileName: file.name.slice(0, 255),
+          size: file.bytes.length,
+          sha256,
+          createdBy: auth.userId,
+        });
       } catch (e) {
         if ((e as { code?: string }).code === '23505') throw conflict('firmware.exists', 'This firmware version already exists', 'version');
         throw e;
@@ -253,47 +182,27 @@ export function firmwareService(deps: FirmwareDeps) {
 
     async remove(auth: Auth, ids: string[]) {
       for (const id of ids) {
-        const busy = await raw.query(`select 1 from firmware_upgrades where firmware_id = $1 and state = 'busy'`, [id]);
-        if (busy.rows.length) throw conflict('firmware.in-use', 'The firmware is being installed on a device');
-        const { rows } = await raw.query<{ id: string }>('delete from firmwares where id = $1 and tenant_id = $2 returning id', [
-          id,
-          auth.tenantId,
-        ]);
-        if (!rows.length) throw notFound('Firmware not found');
+        if (await repo.installing(id)) throw conflict('firmware.in-use', 'The firmware is being installed on a device');
+        if (!(await repo.remove(auth.tenantId, id))) throw notFound('Firmware not found');
         await fs.promises.rm(fileOf(id), { force: true });
       }
     },
 
     async setPublic(auth: Auth, id: string, toPublic: boolean) {
-      const { rows } = await raw.query<{ id: string }>(
-        'update firmwares set to_public = $3 where id = $1 and tenant_id = $2 returning id',
-        [id, auth.tenantId, toPublic],
-      );
-      if (!rows.length) throw notFound('Firmware not found');
+      if (!(await repo.setPublic(auth.tenantId, id, toPublic))) throw notFound('Firmware not found');
       return toFirmware(await visible(auth, id));
     },
 
     /** GET /firmware/{devtype}/{version}/desc: devtype is a device type id or name. */
     async describe(auth: Auth, devtype: string, version: string) {
-      const { rows } = await raw.query<FirmwareRow>(
-        `select ${FW} from firmwares f join device_types d on d.id = f.model_id
-          where (d.id::text = $1 or d.name = $1) and f.version = $2 and (f.tenant_id = $3 or f.to_public)
-          order by (f.tenant_id = $3) desc limit 1`,
-        [devtype, version, auth.tenantId],
-      );
-      if (!rows[0]) throw notFound('Firmware not found');
-      return { version: rows[0].version, model_id: rows[0].model_id, description: rows[0].description ?? '' };
+      const fw = await repo.byTypeAndVersion(auth.tenantId, devtype, version);
+      if (!fw) throw notFound('Firmware not found');
+      return { version: fw.version, model_id: fw.model_id, description: fw.description ?? '' };
     },
 
     /** Upgrade devices of one type to a version, now or at `at`. */
     async notify(auth: Auth, modelId: string, version: string, body: { things_ids: string[]; at?: number; type: 'self' | 'outer' }) {
-      const { rows: fws } = await raw.query<FirmwareRow>(
-        `select ${FW} from firmwares f join device_types d on d.id = f.model_id
-          where f.model_id = $1 and f.version = $2 and f.type = $3 and (f.tenant_id = $4 or f.to_public)
-          order by (f.tenant_id = $4) desc limit 1`,
-        [modelId, version, body.type, auth.tenantId],
-      );
-      const fw = fws[0];
+      const fw = await repo.forUpgrade(auth.tenantId, modelId, version, body.type);
       if (!fw) throw notFound('Firmware not found');
       const scheduled = body.at !== undefined && body.at > Date.now() + 1000;
       const results = [];
@@ -305,31 +214,25 @@ export function firmwareService(deps: FirmwareDeps) {
         if (t.info_model_id !== modelId) [code, message] = ['firmware.wrong-model', 'the device is of another type'];
         else if (!scheduled && !t.is_online) [code, message] = ['things.offline', 'device offline cannot upgrade'];
         else {
-          const busy = await raw.query(`select 1 from firmware_upgrades where things_id = $1 and state in ('busy','scheduled')`, [
-            thingsId,
-          ]);
-          if (busy.rows.length) [code, message] = ['things.busy', 'Repeated operation: wait until the running upgrade finishes'];
+          if (await repo.upgradePending(thingsId))
+            [code, message] = ['things.busy', 'Repeated operation: wait until the running upgrade finishes'];
         }
         if (code) {
           results.push({ things_id: thingsId, upgrade: null, code, message });
           continue;
         }
-        const { rows } = await raw.query<UpgradeRow>(
-          `insert into firmware_upgrades (tenant_id, things_id, firmware_id, version, state, token, scheduled_at, created_by, owner)
-           values ($1,$2,$3,$4,$5,$6,$7,$8,$9) returning ${UP}`,
-          [
-            auth.tenantId,
-            thingsId,
-            fw.id,
-            fw.version,
-            scheduled ? 'scheduled' : 'idle',
-            randomBytes(24).toString('hex'),
-            scheduled ? new Date(body.at as number) : null,
-            auth.userId,
-            owner,
-          ],
-        );
-        const u = scheduled ? rows[0] : await start(rows[0], fw, auth.userId);
+        const row = await repo.insertUpgrade({
+          tenantId: auth.tenantId,
+          thingsId,
+          firmwareId: fw.id,
+          version: fw.version,
+          state: scheduled ? 'scheduled' : 'idle',
+          token: randomBytes(24).toString('hex'),
+          scheduledAt: scheduled ? new Date(body.at as number) : null,
+          createdBy: auth.userId,
+          owner,
+        });
+        const u = scheduled ? row : await start(row, fw, auth.userId);
         await emit(u);
         results.push({ things_id: thingsId, upgrade: toUpgrade(u), code: u.code, message: u.message });
       }
@@ -343,55 +246,31 @@ export function firmwareService(deps: FirmwareDeps) {
 
     async upgrades(auth: Auth, thingsId: string) {
       await requireDevice(raw, auth, thingsId, 'read');
-      const { rows } = await raw.query<UpgradeRow>(
-        `select ${UP} from firmware_upgrades where tenant_id = $1 and things_id = $2 order by created_at desc limit 100`,
-        [auth.tenantId, thingsId],
-      );
-      return rows.map(toUpgrade);
+      return (await repo.upgradesOf(auth.tenantId, thingsId)).map(toUpgrade);
     },
 
     async cancel(auth: Auth, thingsId: string, id: string) {
       await requireDevice(raw, auth, thingsId, 'write');
-      const { rows } = await raw.query<UpgradeRow>(
-        `update firmware_upgrades set state = 'cancelled', finished_at = now(), token = null
-          where id = $1 and tenant_id = $2 and things_id = $3 and state in ('scheduled','idle') returning ${UP}`,
-        [id, auth.tenantId, thingsId],
-      );
-      if (!rows[0]) throw conflict('command.not-cancellable', 'Only a scheduled upgrade can be cancelled');
-      await emit(rows[0]);
-      return toUpgrade(rows[0]);
+      const row = await repo.cancel(auth.tenantId, thingsId, id);
+      if (!row) throw conflict('command.not-cancellable', 'Only a scheduled upgrade can be cancelled');
+      await emit(row);
+      return toUpgrade(row);
     },
 
     /** The image for a device holding a valid token (while its upgrade is running). */
     async download(token: string) {
-      const { rows } = await raw.query<{ firmware_id: string; size: number; file_name: string }>(
-        `select u.firmware_id, f.size::float8 as size, f.file_name from firmware_upgrades u join firmwares f on f.id = u.firmware_id
-          where u.token = $1 and u.state = 'busy'`,
-        [token],
-      );
-      if (!rows[0]) throw notFound('Unknown or finished upgrade');
-      return { size: Number(rows[0].size), name: rows[0].file_name, stream: fs.createReadStream(fileOf(rows[0].firmware_id)) };
+      const row = await repo.download(token);
+      if (!row) throw notFound('Unknown or finished upgrade');
+      return { size: Number(row.size), name: row.file_name, stream: fs.createReadStream(fileOf(row.firmware_id)) };
     },
 
     /** Each second: start scheduled upgrades that are due; end those whose command timed out. */
     async sweep() {
-      const { rows } = await raw.query<UpgradeRow>(
-        `update firmware_upgrades set state = 'idle', owner = $1 where id in
-           (select id from firmware_upgrades where state = 'scheduled' and scheduled_at <= now() limit 50)
-             and state = 'scheduled' returning ${UP}`,
-        [owner],
-      );
-      for (const u of rows) {
-        const fw = await raw.query<FirmwareRow>(`select ${FW} from firmwares f join device_types d on d.id = f.model_id where f.id = $1`, [
-          u.firmware_id,
-        ]);
-        if (fw.rows[0]) await start(u, fw.rows[0], null);
+      for (const u of await repo.claimDue(owner)) {
+        const fw = await repo.byId(u.firmware_id);
+        if (fw) await start(u, fw, null);
       }
-      const stale = await raw.query<UpgradeRow>(
-        `select ${UP} from firmware_upgrades where state = 'busy' and correlation_id in
-           (select correlation_id from device_commands where state in ('timeout','expired','cancelled') and things_id = firmware_upgrades.things_id)`,
-      );
-      for (const u of stale.rows)
+      for (const u of await repo.stale())
         await update(u.id, { state: 'flash failed', code: 'command.no-response', message: 'the device stopped reporting' });
     },
 
@@ -402,30 +281,18 @@ export function firmwareService(deps: FirmwareDeps) {
      * the reason. A device's final report that was stored but not applied is applied now.
      */
     async recover(pass: RecoveryPass): Promise<number> {
-      const linked = await raw.query<{ id: string }>(
-        `update firmware_upgrades u set correlation_id = c.correlation_id, owner = $1
-           from device_commands c
-          where u.state = 'busy' and u.correlation_id is null and ${pass.dead('u.owner')}
-            and c.things_id = u.things_id and c.operation_name = $2 and c.operation_params->>'url' like '%/' || u.token
-          returning u.id`,
-        [pass.owner, Operations.firmwareUpgrade],
-      );
-      const unsent = await raw.query<{ id: string }>(
-        `select id from firmware_upgrades where state in ('idle', 'busy') and correlation_id is null and ${pass.dead()}`,
-      );
-      for (const u of unsent.rows) await update(u.id, { state: 'flash failed', code: INTERRUPTED.code, message: INTERRUPTED.message });
-      const reported = await raw.query<CommandRow>(
-        `select c.* from firmware_upgrades u join device_commands c on c.things_id = u.things_id and c.correlation_id = u.correlation_id
-          where u.state = 'busy' and c.state in ('answered', 'failed')`,
-      );
-      for (const c of reported.rows)
+      const linked = await repo.relinkSent(pass.owner, pass.dead('u.owner'), Operations.firmwareUpgrade);
+      const unsent = await repo.unsent(pass.dead());
+      for (const u of unsent) await update(u.id, { state: 'flash failed', code: INTERRUPTED.code, message: INTERRUPTED.message });
+      const reported = await repo.answeredCommands();
+      for (const c of reported)
         await onResponse(c, {
           correlation_id: c.correlation_id,
           code: c.state === 'answered' ? 0 : (c.code ?? 1),
           message: c.message ?? undefined,
           payload: c.result ?? undefined,
         });
-      return linked.rows.length + unsent.rows.length + reported.rows.length;
+      return linked.length + unsent.length + reported.length;
     },
   };
 }

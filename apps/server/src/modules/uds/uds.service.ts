@@ -11,6 +11,7 @@ import type { CommandService } from '../command/command.service.ts';
 import type { EcuService } from '../ecu/ecu.service.ts';
 import { faultCodeName } from '../ecu/ecu-files.ts';
 import { requireDevice } from '../things/things.access.ts';
+import { type JobChange, type JobRow, udsRepository } from './uds.repository.ts';
 
 /** Device types whose description names CAN FD do CAN FD (CANDTU-200/400/800; not the CANDTU-100). */
 export const supportsFd = (t: Pick<TargetRow, 'type_name' | 'type_description'>) =>
@@ -23,20 +24,6 @@ declare module '../../lib/events.ts' {
   }
 }
 
-interface JobRow {
-  id: string;
-  tenant_id: string;
-  things_id: string;
-  ecu_id: string;
-  channel: number;
-  state: 'running' | 'done' | 'failed' | 'cancelled';
-  step: string | null;
-  progress: number;
-  reason: string | null;
-  created_at: Date;
-  finished_at: Date | null;
-}
-const JOB = 'id, tenant_id, things_id, ecu_id, channel, state, step, progress, reason, created_at, finished_at';
 const toJob = (r: JobRow) => ({
   id: r.id,
   things_id: r.things_id,
@@ -66,6 +53,7 @@ export function udsService(deps: {
   owner?: string;
 }) {
   const { raw, commands, ecus } = deps;
+  const repo = udsRepository(raw);
   const running = new Map<string, { cancelled: boolean }>();
 
   async function resolve(auth: Auth, thingsId: string, tr: UdsTransport) {
@@ -174,27 +162,24 @@ export function udsService(deps: {
       const unlock = await ecus.unlockOf(auth, ecu.unlock_file_id);
       let job: JobRow;
       try {
-        const { rows } = await raw.query<JobRow>(
-          `insert into ecu_flash_jobs (tenant_id, things_id, ecu_id, firmware_file_id, channel, state, step, created_by, owner)
-           values ($1,$2,$3,$4,$5,'running','extended-session',$6,$7) returning ${JOB}`,
-          [auth.tenantId, thingsId, ecu.id, fwId, tr.channel, auth.userId, deps.owner ?? null],
-        );
-        job = rows[0];
+        job = await repo.insertJob({
+          tenantId: auth.tenantId,
+          thingsId,
+          ecuId: ecu.id,
+          firmwareFileId: fwId,
+          channel: tr.channel,
+          createdBy: auth.userId,
+          owner: deps.owner ?? null,
+        });
       } catch (e) {
         if ((e as { code?: string }).code === '23505') throw conflict('uds.busy', 'An ECU upgrade is already running on this channel');
         throw e;
       }
       const flag = { cancelled: false };
       running.set(job.id, flag);
-      const set = async (s: { state?: string; step?: string; progress?: number; reason?: string }) => {
-        const { rows } = await raw.query<JobRow>(
-          `update ecu_flash_jobs set state = coalesce($2, state), step = coalesce($3, step), progress = coalesce($4, progress),
-                  reason = coalesce($5, reason), finished_at = case when $2 in ('done','failed','cancelled') then now() else finished_at end,
-                  updated_at = now()
-            where id = $1 and state = 'running' returning ${JOB}`,
-          [job.id, s.state ?? null, s.step ?? null, s.progress ?? null, s.reason ?? null],
-        );
-        if (rows[0]) deps.events.emit('ecu-flash.job', { tenantId: rows[0].tenant_id, thingsId: rows[0].things_id, job: toJob(rows[0]) });
+      const set = async (s: JobChange) => {
+        const row = await repo.updateRunning(job.id, s);
+        if (row) deps.events.emit('ecu-flash.job', { tenantId: row.tenant_id, thingsId: row.things_id, job: toJob(row) });
       };
       void (async () => {
         let lastCheck = 0;
@@ -204,8 +189,7 @@ export function udsService(deps: {
             // Another server copy may have taken the cancel: look at the flag at most once a second.
             if (Date.now() - lastCheck > 1000) {
               lastCheck = Date.now();
-              const c = await raw.query<{ c: boolean }>('select cancel_requested as c from ecu_flash_jobs where id = $1', [job.id]);
-              if (c.rows[0]?.c) flag.cancelled = true;
+              if (await repo.cancelRequested(job.id)) flag.cancelled = true;
             }
           },
           cancelled: () => flag.cancelled,
@@ -228,36 +212,25 @@ export function udsService(deps: {
      * is left in its programming session, to be flashed again).
      */
     async recover(pass: RecoveryPass): Promise<number> {
-      const { rows } = await raw.query<JobRow>(
-        `update ecu_flash_jobs set state = 'failed', reason = $1, finished_at = now(), updated_at = now()
-          where state = 'running' and ${pass.dead()} returning ${JOB}`,
-        [INTERRUPTED.message],
-      );
+      const rows = await repo.failOrphaned(pass.dead(), INTERRUPTED.message);
       for (const r of rows) deps.events.emit('ecu-flash.job', { tenantId: r.tenant_id, thingsId: r.things_id, job: toJob(r) });
       return rows.length;
     },
 
     async job(auth: Auth, thingsId: string, id: string) {
       await requireDevice(raw, auth, thingsId, 'read');
-      const { rows } = await raw.query<JobRow>(`select ${JOB} from ecu_flash_jobs where id = $1 and tenant_id = $2 and things_id = $3`, [
-        id,
-        auth.tenantId,
-        thingsId,
-      ]);
-      if (!rows[0]) throw notFound('ECU upgrade not found');
-      return toJob(rows[0]);
+      const row = await repo.job(auth.tenantId, thingsId, id);
+      if (!row) throw notFound('ECU upgrade not found');
+      return toJob(row);
     },
 
     async cancel(auth: Auth, thingsId: string, id: string) {
       await requireDevice(raw, auth, thingsId, 'write');
-      const { rows } = await raw.query<JobRow>(
-        `update ecu_flash_jobs set cancel_requested = true where id = $1 and tenant_id = $2 and things_id = $3 and state = 'running' returning ${JOB}`,
-        [id, auth.tenantId, thingsId],
-      );
-      if (!rows[0]) throw conflict('command.not-cancellable', 'The ECU upgrade is not running');
+      const row = await repo.requestCancel(auth.tenantId, thingsId, id);
+      if (!row) throw conflict('command.not-cancellable', 'The ECU upgrade is not running');
       const f = running.get(id);
       if (f) f.cancelled = true;
-      return toJob(rows[0]);
+      return toJob(row);
     },
   };
 }

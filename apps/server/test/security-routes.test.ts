@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { permissionDef } from '@loggerhead/contract';
+import { isPermissionKey, permissionDef } from '@loggerhead/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type LoggerheadApp, type RouteEntry } from '../src/app.ts';
 import { openTestDatabase, type TestApp, testConfig } from './helper.ts';
@@ -38,6 +38,44 @@ const PUBLIC_ROUTES: Record<string, string> = {
   'POST /v1/filemanager/recall-upload/:token': 'a device uploads a recalled file (one-time token)',
   'GET /v1/filemanager/recall-upload/:token': 'a device asks how much of a recalled file arrived (one-time token)',
   'GET /v1/out-firmware-mgmt/download/:token': 'a device downloads its firmware (one-time token)',
+};
+
+/**
+ * The routes any signed-in user may call without a permission key, and why: each acts on the caller's
+ * own account, session or tenant record (and checks that itself). A new route either names a key of
+ * the contract or is added here, on purpose.
+ */
+const SIGNED_IN_ROUTES: Record<string, string> = {
+  'DELETE /v1/control/sessions/:id': 'logout',
+  'GET /v1/control/oidc/link': 'own third-party login link',
+  'POST /v1/control/oidc/link': 'own third-party login link',
+  'DELETE /v1/control/oidc/link': 'own third-party login link',
+  'GET /v1/tenant/users/self': 'own account',
+  'PUT /v1/tenant/users/self': 'own account',
+  'PUT /v1/tenant/users/self/password': 'own password',
+  'PUT /v1/tenant/users/self/mobile': 'own mobile',
+  'PUT /v1/tenant/users/self/email': 'own e-mail',
+  'PUT /v1/tenant/users/self/avatar': 'own avatar',
+  'GET /v1/tenant/users/self/tenant': 'own tenant',
+  'GET /v1/tenant/tenant-detail': 'own tenant',
+  'PUT /v1/tenant/users/self/tenant': 'own tenant (the manager checks in the service)',
+  'PUT /v1/tenant/users/self/tenant-spec': 'own tenant specification request',
+  'GET /v1/tenant/tenants/:tenant_id/customization': 'console branding of the own tenant',
+  'GET /v1/control/privileges/self': 'own permission map',
+  'POST /v1/control/reauth': 're-entering the own password',
+  'GET /v1/tenant/users/self/configs': 'own console settings',
+  'PUT /v1/tenant/users/self/configs': 'own console settings',
+  'GET /v1/tenant/tenants/:tenant_id/users/:user_id/message': 'own in-app messages',
+  'GET /v1/tenant/tenants/:tenant_id/users/:user_id/message/unread-count': 'own in-app messages',
+  'PUT /v1/tenant/tenants/:tenant_id/users/:user_id/message': 'own in-app messages',
+  'PUT /v1/out-web/notice/:noticeId/user/:userId': 'own notices read mark',
+  'GET /v1/out-web/notice/user/:userId': 'own notices',
+  'GET /v1/tenant/tenants/:id/specification': 'own tenant specification',
+  'GET /v1/billing/tenants/:tenant_id/package': 'own tenant package',
+  'GET /v1/data-mgmt/tenants/:tenant_id/usage': 'own tenant usage',
+  'GET /v1/data-mgmt/tenants/:tenant_id/usage/things': 'own tenant usage by device',
+  'POST /v1/billing/tools/assess-tps': 'a calculator, no data',
+  'GET /v1/data-mgmt/tenants/:tenant_id/dashboards': 'dashboards of the devices the caller may read',
 };
 
 /** WebSockets that check the session token of their query themselves. */
@@ -137,6 +175,24 @@ describe('the route table', () => {
     const sockets = t.app.routeTable.filter((r) => r.config.auth === 'socket' && !isHeadOfGet(r, t.app.routeTable));
     expect(sockets.map(key).sort()).toEqual([...SOCKET_ROUTES].sort());
     for (const r of sockets) expect(r.websocket).toBe(true);
+  });
+
+  it('gives every route its way in: public with a reason, a socket, a permission key of the contract, or a signed-in reason', () => {
+    // A HEAD route the router adds for a GET shares its config; it is listed under its GET.
+    const reasonIn = (list: Record<string, string>, r: RouteEntry) =>
+      list[key(r)] ?? (isHeadOfGet(r, t.app.routeTable) ? list[`GET ${r.url}`] : undefined);
+    const without = t.app.routeTable
+      .filter((r) => {
+        if (r.config.public === true) return !reasonIn(PUBLIC_ROUTES, r);
+        if (r.config.auth === 'socket') return false;
+        if (r.config.permission) return !isPermissionKey(r.config.permission);
+        return !reasonIn(SIGNED_IN_ROUTES, r);
+      })
+      .map(key);
+    expect(without).toEqual([]);
+    // …and the signed-in list names only routes that exist and carry no key.
+    const keyless = t.app.routeTable.filter((r) => !r.config.public && !r.config.auth && !r.config.permission).map(key);
+    expect(Object.keys(SIGNED_IN_ROUTES).filter((k) => !keyless.includes(k))).toEqual([]);
   });
 
   it('names only permission keys the contract knows', () => {

@@ -10,17 +10,9 @@
  */
 export type PermissionScope = 'system' | 'manager' | 'tenant' | 'device-read' | 'device-write';
 
-export interface PermissionDef {
-  key: string;
-  scope: PermissionScope;
-}
-
-function defs(scope: PermissionScope, keys: string[]): PermissionDef[] {
-  return keys.map((key) => ({ key, scope }));
-}
-
-export const PERMISSIONS: readonly PermissionDef[] = [
-  ...defs('device-read', [
+/** The keys, by who can hold them. */
+export const PERMISSION_KEYS_BY_SCOPE = {
+  'device-read': [
     'things:things:query',
     'things:things:queryone',
     'things:things:page',
@@ -37,8 +29,8 @@ export const PERMISSIONS: readonly PermissionDef[] = [
     'candtu:dtc:query',
     'things:gps:query',
     'things:message:query',
-  ]),
-  ...defs('device-write', [
+  ],
+  'device-write': [
     'things:things:create',
     'things:things:update',
     'things:things:delete',
@@ -75,8 +67,8 @@ export const PERMISSIONS: readonly PermissionDef[] = [
     'candtu:ecu:upgrade',
     'firmware:firmware:notify-upgrade',
     'group:device:command',
-  ]),
-  ...defs('tenant', [
+  ],
+  'tenant': [
     'firmware:firmware:query',
     'firmware:firmware:upload',
     'firmware:firmware:delete',
@@ -110,8 +102,8 @@ export const PERMISSIONS: readonly PermissionDef[] = [
     'things:info-model:query',
     'things:info-model:create',
     'things:info-model:update',
-  ]),
-  ...defs('manager', [
+  ],
+  'manager': [
     'tenant:user:query',
     'tenant:user:create',
     'tenant:user:update',
@@ -119,8 +111,8 @@ export const PERMISSIONS: readonly PermissionDef[] = [
     'tenant:user:reset-password',
     'control:user-menu:update',
     'control:user-role:update',
-  ]),
-  ...defs('system', [
+  ],
+  'system': [
     'tenant:tenant:query',
     'tenant:tenant:update',
     'tenant:tenant:audit',
@@ -132,16 +124,32 @@ export const PERMISSIONS: readonly PermissionDef[] = [
     'out-web:notice:delete',
     'out-web:notice:query',
     'workorder:workorder:handle',
-  ]),
-];
+  ],
+} as const satisfies Record<PermissionScope, readonly string[]>;
 
-const byKey = new Map(PERMISSIONS.map((p) => [p.key, p]));
+/** A permission key the contract knows: a misspelt key in a route or a call does not compile. */
+export type PermissionKey = (typeof PERMISSION_KEYS_BY_SCOPE)[PermissionScope][number];
+
+export interface PermissionDef {
+  key: PermissionKey;
+  scope: PermissionScope;
+}
+
+export const PERMISSIONS: readonly PermissionDef[] = (Object.keys(PERMISSION_KEYS_BY_SCOPE) as PermissionScope[]).flatMap((scope) =>
+  PERMISSION_KEYS_BY_SCOPE[scope].map((key): PermissionDef => ({ key, scope })),
+);
+
+const byKey = new Map<string, PermissionDef>(PERMISSIONS.map((p) => [p.key, p]));
 
 export function permissionDef(key: string): PermissionDef | undefined {
   return byKey.get(key);
 }
 
-export const PERMISSION_KEYS = PERMISSIONS.map((p) => p.key);
+export const PERMISSION_KEYS: readonly PermissionKey[] = PERMISSIONS.map((p) => p.key);
+
+export function isPermissionKey(key: string): key is PermissionKey {
+  return byKey.has(key);
+}
 
 /** Keys a tenant manager may grant to a sub-user. */
 export const GRANTABLE_KEYS: readonly string[] = PERMISSIONS.filter((p) => p.scope !== 'system' && p.scope !== 'manager').map((p) => p.key);

@@ -1,3 +1,4 @@
+import type { PermissionKey } from '@loggerhead/contract';
 import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Auth } from './auth.ts';
@@ -11,8 +12,8 @@ declare module 'fastify' {
      * cannot set headers on a WebSocket); the central hook lets the upgrade through to it.
      */
     auth?: 'socket';
-    /** Permission key (`module:resource:action`) checked before the handler. */
-    permission?: string;
+    /** Permission key (`module:resource:action`) checked before the handler; one the contract knows. */
+    permission?: PermissionKey;
     /** Not recorded in the operation log even though it changes state (e.g. login). */
     noOpLog?: boolean;
   }

@@ -1,6 +1,6 @@
 import { apiBase, Timeouts } from '@loggerhead/contract/api.ts';
 import { normaliseErrorBody } from '@loggerhead/contract/errors.ts';
-import { isAllowedByMap } from '@loggerhead/contract/permissions.ts';
+import { isAllowedByMap, type PermissionKey } from '@loggerhead/contract/permissions.ts';
 import { currentLang } from '../i18n/setup.ts';
 import { ApiError } from './api-error.ts';
 import { clearSession, getPermissionMap, getToken } from './session-storage.ts';
@@ -16,7 +16,7 @@ export interface RequestOptions {
   /** Milliseconds; spec §7 default 30 s. */
   timeout?: number;
   /** Permission key `module:resource:action` (spec §6), checked against the stored map before sending. */
-  permission?: string;
+  permission?: PermissionKey;
   /** Send the bearer token (default). The session call and public calls do not. */
   auth?: boolean;
 }

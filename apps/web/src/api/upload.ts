@@ -1,12 +1,12 @@
 import { normaliseErrorBody } from '@loggerhead/contract/errors.ts';
-import { isAllowedByMap } from '@loggerhead/contract/permissions.ts';
+import { isAllowedByMap, type PermissionKey } from '@loggerhead/contract/permissions.ts';
 import { currentLang } from '../i18n/setup.ts';
 import { ApiError } from './api-error.ts';
 import { buildUrl, type Query, sessionLost } from './client.ts';
 import { getPermissionMap, getToken } from './session-storage.ts';
 
 export interface UploadOptions {
-  permission?: string;
+  permission?: PermissionKey;
   query?: Query;
   signal?: AbortSignal;
   /** Bytes sent so far and in all, as the browser reports them. */

@@ -8,7 +8,7 @@ import {
   DataGroupUpdateSchema,
   DeviceTypeDataSchemaSchema,
 } from '@loggerhead/contract/schemas/device-type-schema.ts';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyContextConfig, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppContext, LoggerheadApp } from '../../app.ts';
 import { requireAuth } from '../../lib/auth.ts';
@@ -22,8 +22,8 @@ const Field = Group.extend({ field_id: UuidSchema });
 const errors = { 400: ErrorResponseSchema, 403: ErrorResponseSchema, 404: ErrorResponseSchema, 409: ErrorResponseSchema };
 const tags = ['things'];
 const base = '/v1/things/tenants/:tenant_id/device-types/:id/schema';
-const query = { permission: 'things:info-model:query' };
-const update = { permission: 'things:info-model:update' };
+const query = { permission: 'things:info-model:query' } satisfies FastifyContextConfig;
+const update = { permission: 'things:info-model:update' } satisfies FastifyContextConfig;
 
 const auth = (req: { auth: FastifyRequest['auth']; params: { tenant_id: string } }) =>
   inTenant(requireAuth(req.auth), req.params.tenant_id);

@@ -1,4 +1,4 @@
-import { isAllowedByMap } from '@loggerhead/contract/permissions.ts';
+import { isAllowedByMap, type PermissionKey } from '@loggerhead/contract/permissions.ts';
 import { ApiError } from '../../api/api-error.ts';
 import { buildUrl, type Query } from '../../api/client.ts';
 import { getPermissionMap, getToken } from '../../api/session-storage.ts';
@@ -18,7 +18,7 @@ export function fileNameOf(disposition: string | null, fallback: string): string
  */
 export async function fetchFile(
   path: string,
-  opts: { query?: Query; permission?: string; signal?: AbortSignal; fallbackName?: string } = {},
+  opts: { query?: Query; permission?: PermissionKey; signal?: AbortSignal; fallbackName?: string } = {},
 ): Promise<{ blob: Blob; name: string }> {
   if (opts.permission && !isAllowedByMap(getPermissionMap(), opts.permission)) throw ApiError.forbiddenLocally();
   const token = getToken();

@@ -68,7 +68,7 @@ export const PERMISSION_KEYS_BY_SCOPE = {
     'firmware:firmware:notify-upgrade',
     'group:device:command',
   ],
-  'tenant': [
+  tenant: [
     'firmware:firmware:query',
     'firmware:firmware:upload',
     'firmware:firmware:delete',
@@ -103,7 +103,7 @@ export const PERMISSION_KEYS_BY_SCOPE = {
     'things:info-model:create',
     'things:info-model:update',
   ],
-  'manager': [
+  manager: [
     'tenant:user:query',
     'tenant:user:create',
     'tenant:user:update',
@@ -112,7 +112,7 @@ export const PERMISSION_KEYS_BY_SCOPE = {
     'control:user-menu:update',
     'control:user-role:update',
   ],
-  'system': [
+  system: [
     'tenant:tenant:query',
     'tenant:tenant:update',
     'tenant:tenant:audit',

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { isPermissionKey, permissionDef } from '@loggerhead/contract';
+import { isPermissionKey, permissionDef, Routes } from '@loggerhead/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type LoggerheadApp, type RouteEntry } from '../src/app.ts';
 import { openTestDatabase, type TestApp, testConfig } from './helper.ts';
@@ -193,6 +193,19 @@ describe('the route table', () => {
     // …and the signed-in list names only routes that exist and carry no key.
     const keyless = t.app.routeTable.filter((r) => !r.config.public && !r.config.auth && !r.config.permission).map(key);
     expect(Object.keys(SIGNED_IN_ROUTES).filter((k) => !keyless.includes(k))).toEqual([]);
+  });
+
+  it('registers every route of the contract’s table with its method, URL and key', () => {
+    const registered = new Map(t.app.routeTable.map((r) => [key(r), r]));
+    const table = Object.values(Routes).flatMap((m) => Object.values(m));
+    expect(table.length).toBeGreaterThan(0);
+    const wrong = table
+      .filter((d) => {
+        const r = registered.get(`${d.method} /v1${d.path}`);
+        return !r || r.config.permission !== d.permission || Boolean(r.config.public) !== Boolean(d.public);
+      })
+      .map((d) => `${d.method} ${d.path}`);
+    expect(wrong).toEqual([]);
   });
 
   it('names only permission keys the contract knows', () => {

@@ -26,3 +26,4 @@ export * from './schemas/firmware.ts';
 export * from './schemas/ecu.ts';
 export * from './schemas/uds.ts';
 export * from './schemas/dashboard.ts';
+export * from './routes/index.ts';

@@ -1,6 +1,7 @@
+import { Routes } from '@loggerhead/contract/routes/index.ts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, CANCELED, NO_RESPONSE } from './api-error.ts';
-import { request } from './client.ts';
+import { call, request } from './client.ts';
 import { errorText } from './error-funnel.ts';
 import zhErrors from './i18n.ts';
 import { clearSession, setPermissionMap, storeSession } from './session-storage.ts';
@@ -51,6 +52,50 @@ describe('request', () => {
     const err = await request<never>('/control/global-config', { signal: ctl.signal }).catch((e: ApiError) => e);
     expect(err.kind).toBe('canceled');
     expect(err.code).toBe(CANCELED);
+  });
+});
+
+describe('call (a route of the contract table)', () => {
+  const tenant = 'a1b2c3d4-0000-4000-8000-000000000001';
+  const thing = 'a1b2c3d4-0000-4000-8000-00000000000f';
+  let sent: { url: string; method: string; body: unknown; headers: Record<string, string> }[];
+
+  beforeEach(() => {
+    sent = [];
+    vi.stubGlobal('fetch', async (url: string, init: RequestInit) => {
+      sent.push({ url, method: String(init.method), body: init.body, headers: init.headers as Record<string, string> });
+      return new Response(JSON.stringify({ ok: true }), { status: 200, headers: { 'content-type': 'application/json' } });
+    });
+  });
+
+  it('fills the path parameters, the method, the query and the JSON body from the route', async () => {
+    storeSession({ token: 'tok' });
+    await call(Routes.things.setCollected, { params: { tenant_id: tenant, things_id: thing }, body: { collected: true } });
+    await call(Routes.things.list, { params: { tenant_id: tenant }, query: { current_page: 2, page_size: 5, keyword: 'a b' } });
+    expect(sent.map((s) => `${s.method} ${s.url}`)).toEqual([
+      `PUT http://127.0.0.1:1/api/things/tenants/${tenant}/things/${thing}/collected`,
+      `GET http://127.0.0.1:1/api/things/tenants/${tenant}/things?current_page=2&page_size=5&keyword=a+b`,
+    ]);
+    expect(JSON.parse(String(sent[0].body))).toEqual({ collected: true });
+    expect(sent[0].headers.authorization).toBe('Bearer tok');
+  });
+
+  it('encodes path parameters', async () => {
+    await call(Routes.things.get, { params: { tenant_id: 'a/b', things_id: 'c d' } });
+    expect(sent[0].url).toBe('http://127.0.0.1:1/api/things/tenants/a%2Fb/things/c%20d');
+  });
+
+  it('checks the route’s permission key against the stored map before sending', async () => {
+    setPermissionMap({ 'things:things:page': true });
+    const err = await call(Routes.things.create, {
+      params: { tenant_id: tenant },
+      body: { third_things_id: 'x', name: 'x', info_model_id: thing },
+    }).catch((e: ApiError) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect((err as ApiError).code).toBe('http.403');
+    expect(sent).toEqual([]);
+    await call(Routes.things.list, { params: { tenant_id: tenant } });
+    expect(sent).toHaveLength(1);
   });
 });
 

@@ -1,6 +1,15 @@
 import { apiBase, Timeouts } from '@loggerhead/contract/api.ts';
 import { normaliseErrorBody } from '@loggerhead/contract/errors.ts';
 import { isAllowedByMap, type PermissionKey } from '@loggerhead/contract/permissions.ts';
+import {
+  type RouteBody,
+  type RouteDef,
+  type RouteParams,
+  type RouteQuery,
+  type RouteResponse,
+  routePath,
+} from '@loggerhead/contract/routes/define.ts';
+import type { z } from 'zod';
 import { currentLang } from '../i18n/setup.ts';
 import { ApiError } from './api-error.ts';
 import { clearSession, getPermissionMap, getToken } from './session-storage.ts';
@@ -116,3 +125,25 @@ export const api = {
   patch: <T>(path: string, body?: unknown, opts?: Opts) => request<T>(path, { ...opts, method: 'PATCH', body }),
   delete: <T>(path: string, opts?: Opts & { body?: unknown }) => request<T>(path, { ...opts, method: 'DELETE' }),
 };
+
+/** The arguments of a call to a route of the table: what its schemas take, nothing more. */
+export type CallArgs<R extends RouteDef> = Pick<RequestOptions, 'signal' | 'timeout'> &
+  (R['params'] extends z.ZodType ? { params: RouteParams<R> } : { params?: undefined }) &
+  (R['query'] extends z.ZodType ? { query?: RouteQuery<R> } : { query?: undefined }) &
+  // A route without a body schema takes a file (FormData) or nothing.
+  (R['body'] extends z.ZodType ? { body: RouteBody<R> } : { body?: FormData });
+
+/**
+ * Calls a route of the contract's table: its method, its path with the parameters filled in, its
+ * permission key checked against the stored map; the answer typed from its response schema.
+ */
+export function call<R extends RouteDef>(route: R, args: CallArgs<R>): Promise<RouteResponse<R>> {
+  return request<RouteResponse<R>>(routePath(route, args.params as RouteParams<R>), {
+    method: route.method,
+    query: args.query as Query | undefined,
+    body: args.body,
+    signal: args.signal,
+    timeout: args.timeout,
+    permission: route.permission,
+  });
+}

@@ -1,4 +1,5 @@
 import { Timeouts } from '@loggerhead/contract/api.ts';
+import { Routes } from '@loggerhead/contract/routes/index.ts';
 import type {
   CapacityRequest,
   QuickDeleteRequest,
@@ -9,13 +10,11 @@ import type {
   TpsResponse,
   Usage,
 } from '@loggerhead/contract/schemas/billing.ts';
-import type { ThingPageSchema } from '@loggerhead/contract/schemas/things.ts';
 import type { WorkOrderDetail } from '@loggerhead/contract/schemas/workorder.ts';
 import type { z } from 'zod';
-import { api } from '../../../api/client.ts';
+import { api, call } from '../../../api/client.ts';
 
 export type ThingUsagePage = z.infer<typeof ThingUsagePageSchema>;
-type ThingPage = z.infer<typeof ThingPageSchema>;
 export interface DeviceRef {
   id: string;
   third_things_id: string;
@@ -41,10 +40,10 @@ export const capacityApi = {
   /** Spec §7: the device picker lists things with page size 9999. */
   devices: async (tenantId: string, signal?: AbortSignal): Promise<DeviceRef[]> =>
     (
-      await api.get<ThingPage>(`/things/tenants/${tenant(tenantId)}/things`, {
-        signal,
+      await call(Routes.things.list, {
+        params: { tenant_id: tenantId },
         query: { current_page: 1, page_size: 9999, order_param: 'name', order_type: 0 },
-        permission: 'things:things:page',
+        signal,
       })
     ).list,
   /** Spec §7 quick-delete task (tenant, delete_children 1, things_id) with the re-confirmed password. */

@@ -1,3 +1,4 @@
+import { type RouteBody, Routes } from '@loggerhead/contract/routes/index.ts';
 import type {
   DataField,
   DataFieldInput,
@@ -5,17 +6,10 @@ import type {
   DataGroupInput,
   DeviceTypeDataSchema,
 } from '@loggerhead/contract/schemas/device-type-schema.ts';
-import type { DeviceType } from '@loggerhead/contract/schemas/things.ts';
 import { queryOptions } from '@tanstack/react-query';
-import { api } from '../../../api/client.ts';
+import { api, call } from '../../../api/client.ts';
 
-export interface DeviceTypeInput {
-  name: string;
-  display_name?: string | null;
-  description?: string | null;
-  can_channels: number;
-  thing_type: number;
-}
+export type DeviceTypeInput = RouteBody<typeof Routes.things.createType>;
 
 const types = (tenantId: string) => `/things/tenants/${encodeURIComponent(tenantId)}/device-types`;
 const schema = (tenantId: string, typeId: string) => `${types(tenantId)}/${encodeURIComponent(typeId)}/schema`;
@@ -24,9 +18,8 @@ const U = 'things:info-model:update';
 
 /** Device types (things service) and their data groups and fields. */
 export const deviceTypeApi = {
-  list: (tenantId: string, signal?: AbortSignal) => api.get<DeviceType[]>(types(tenantId), { signal, permission: Q }),
-  create: (tenantId: string, body: DeviceTypeInput) =>
-    api.post<DeviceType>(types(tenantId), body, { permission: 'things:info-model:create' }),
+  list: (tenantId: string, signal?: AbortSignal) => call(Routes.things.types, { params: { tenant_id: tenantId }, signal }),
+  create: (tenantId: string, body: DeviceTypeInput) => call(Routes.things.createType, { params: { tenant_id: tenantId }, body }),
   schema: (tenantId: string, typeId: string, signal?: AbortSignal) =>
     api.get<DeviceTypeDataSchema>(schema(tenantId, typeId), { signal, permission: Q }),
   createGroup: (tenantId: string, typeId: string, body: DataGroupInput) =>

@@ -1,12 +1,12 @@
+import { type RouteResponse, Routes } from '@loggerhead/contract/routes/index.ts';
 import type { DownloadCreate, DownloadProgress, FramesPageSchema, UploadResult } from '@loggerhead/contract/schemas/data.ts';
-import type { DeviceEventPageSchema, Thing, ThingStatus } from '@loggerhead/contract/schemas/things.ts';
 import type { z } from 'zod';
-import { api } from '../../../api/client.ts';
+import { api, call } from '../../../api/client.ts';
 import { uploadFile } from '../../../api/upload.ts';
 import { fetchFile } from '../../../components/data-view/file-download.ts';
 
 export type FramesPage = z.infer<typeof FramesPageSchema>;
-export type DeviceEventPage = z.infer<typeof DeviceEventPageSchema>;
+export type DeviceEventPage = RouteResponse<typeof Routes.things.events>;
 
 /** A history query as the screen holds it: times in ms, filters as lists. */
 export interface FramesFilter {
@@ -22,19 +22,17 @@ export interface EventsQuery {
   kind?: string;
 }
 
-const thingPath = (tenantId: string, id: string) => `/things/tenants/${encodeURIComponent(tenantId)}/things/${encodeURIComponent(id)}`;
 const dataPath = (tenantId: string, id: string) => `/data-mgmt/tenants/${encodeURIComponent(tenantId)}/things/${encodeURIComponent(id)}`;
 
 /** One device: its record, status, event log (things service) and raw data (data service). */
 export const deviceApi = {
   get: (tenantId: string, id: string, signal?: AbortSignal) =>
-    api.get<Thing>(thingPath(tenantId, id), { signal, permission: 'things:things:queryone' }),
+    call(Routes.things.get, { params: { tenant_id: tenantId, things_id: id }, signal }),
   status: (tenantId: string, id: string, signal?: AbortSignal) =>
-    api.get<ThingStatus>(`${thingPath(tenantId, id)}/status`, { signal, permission: 'things:things:queryone' }),
+    call(Routes.things.status, { params: { tenant_id: tenantId, things_id: id }, signal }),
   events: (tenantId: string, id: string, query: EventsQuery, signal?: AbortSignal) =>
-    api.get<DeviceEventPage>(`${thingPath(tenantId, id)}/events`, { signal, query: { ...query }, permission: 'things:things:queryone' }),
-  regenerateKey: (tenantId: string, id: string) =>
-    api.post<Thing>(`${thingPath(tenantId, id)}/key`, undefined, { permission: 'things:things:update' }),
+    call(Routes.things.events, { params: { tenant_id: tenantId, things_id: id }, query: { ...query }, signal }),
+  regenerateKey: (tenantId: string, id: string) => call(Routes.things.regenerateKey, { params: { tenant_id: tenantId, things_id: id } }),
 
   frames: (tenantId: string, id: string, f: FramesFilter, page: { current_page: number; page_size: number }, signal?: AbortSignal) =>
     api.get<FramesPage>(`${dataPath(tenantId, id)}/frames`, {

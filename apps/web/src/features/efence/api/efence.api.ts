@@ -1,8 +1,9 @@
+import { Routes } from '@loggerhead/contract/routes/index.ts';
 import type { Fence, FenceInput, FencePageSchema } from '@loggerhead/contract/schemas/fence.ts';
-import type { Thing, ThingPageSchema } from '@loggerhead/contract/schemas/things.ts';
+import type { Thing } from '@loggerhead/contract/schemas/things.ts';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { z } from 'zod';
-import { api } from '../../../api/client.ts';
+import { api, call } from '../../../api/client.ts';
 
 export type FencePage = z.infer<typeof FencePageSchema>;
 
@@ -35,10 +36,10 @@ export const efenceApi = {
   /** Devices to bind: the picker lists things with page size 9999 (spec §7). */
   devices: async (tenantId: string, signal?: AbortSignal): Promise<Thing[]> =>
     (
-      await api.get<z.infer<typeof ThingPageSchema>>(`/things/tenants/${encodeURIComponent(tenantId)}/things`, {
-        signal,
+      await call(Routes.things.list, {
+        params: { tenant_id: tenantId },
         query: { current_page: 1, page_size: 9999, order_param: 'name', order_type: 0 },
-        permission: 'things:things:page',
+        signal,
       })
     ).list,
 };

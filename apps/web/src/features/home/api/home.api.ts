@@ -1,50 +1,31 @@
-import type { DeviceType, Thing, ThingImportResultSchema, ThingPageSchema } from '@loggerhead/contract/schemas/things.ts';
-import type { z } from 'zod';
-import { api } from '../../../api/client.ts';
+import { type RouteBody, type RouteQuery, type RouteResponse, Routes, routePath } from '@loggerhead/contract/routes/index.ts';
+import { call } from '../../../api/client.ts';
 import { fetchFile } from '../../../components/data-view/file-download.ts';
 
-export type ThingPage = z.infer<typeof ThingPageSchema>;
-export type ThingImportResult = z.infer<typeof ThingImportResultSchema>;
+const R = Routes.things;
 
-export interface DeviceFilters {
-  keyword?: string;
-  info_model_id?: string;
-  is_online?: '1' | '0';
-  collected?: '1';
-}
-
-export interface DeviceListQuery extends DeviceFilters {
-  current_page: number;
-  page_size: number;
-}
-
-export interface NewDevice {
-  third_things_id: string;
-  name: string;
-  info_model_id: string;
-  description?: string | null;
-}
-
-const base = (tenantId: string) => `/things/tenants/${encodeURIComponent(tenantId)}`;
-const thing = (tenantId: string, id: string) => `${base(tenantId)}/things/${encodeURIComponent(id)}`;
+export type ThingPage = RouteResponse<typeof R.list>;
+export type ThingImportResult = RouteResponse<typeof R.import>;
+/** The filters of the home page's device list (a part of the list's query). */
+export type DeviceFilters = Pick<NonNullable<RouteQuery<typeof R.list>>, 'keyword' | 'info_model_id' | 'is_online' | 'collected'>;
+export type DeviceListQuery = DeviceFilters & { current_page: number; page_size: number };
+export type NewDevice = RouteBody<typeof R.create>;
 
 /** Devices of the home page (spec §7 things service). */
 export const homeApi = {
   list: (tenantId: string, query: DeviceListQuery, signal?: AbortSignal) =>
-    api.get<ThingPage>(`${base(tenantId)}/things`, { signal, query: { ...query }, permission: 'things:things:page' }),
-  types: (tenantId: string, signal?: AbortSignal) =>
-    api.get<DeviceType[]>(`${base(tenantId)}/device-types`, { signal, permission: 'things:info-model:query' }),
-  create: (tenantId: string, body: NewDevice) => api.post<Thing>(`${base(tenantId)}/things`, body, { permission: 'things:things:create' }),
-  remove: (tenantId: string, id: string) => api.delete<void>(thing(tenantId, id), { permission: 'things:things:delete' }),
+    call(R.list, { params: { tenant_id: tenantId }, query: { ...query }, signal }),
+  types: (tenantId: string, signal?: AbortSignal) => call(R.types, { params: { tenant_id: tenantId }, signal }),
+  create: (tenantId: string, body: NewDevice) => call(R.create, { params: { tenant_id: tenantId }, body }),
+  remove: (tenantId: string, id: string) => call(R.remove, { params: { tenant_id: tenantId, things_id: id } }),
   setCollected: (tenantId: string, id: string, collected: boolean) =>
-    api.put<Thing>(`${thing(tenantId, id)}/collected`, { collected }, { permission: 'things:things:query' }),
-  regenerateKey: (tenantId: string, id: string) =>
-    api.post<Thing>(`${thing(tenantId, id)}/key`, undefined, { permission: 'things:things:update' }),
+    call(R.setCollected, { params: { tenant_id: tenantId, things_id: id }, body: { collected } }),
+  regenerateKey: (tenantId: string, id: string) => call(R.regenerateKey, { params: { tenant_id: tenantId, things_id: id } }),
   importCsv: (tenantId: string, file: File) => {
     const form = new FormData();
     form.append('file', file);
-    return api.post<ThingImportResult>(`${base(tenantId)}/things/import`, form, { permission: 'things:things:import' });
+    return call(R.import, { params: { tenant_id: tenantId }, body: form });
   },
   exportCsv: (tenantId: string, filters: DeviceFilters) =>
-    fetchFile(`${base(tenantId)}/things/export`, { query: { ...filters }, permission: 'things:things:export' }),
+    fetchFile(routePath(R.export, { tenant_id: tenantId }), { query: { ...filters }, permission: R.export.permission }),
 };

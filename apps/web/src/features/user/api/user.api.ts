@@ -1,3 +1,4 @@
+import { Routes } from '@loggerhead/contract/routes/index.ts';
 import type {
   CreateSubUserRequest,
   SelfUserDetail,
@@ -5,10 +6,8 @@ import type {
   UpdateSelfRequest,
   UpdateSubUserRequest,
 } from '@loggerhead/contract/schemas/accounts.ts';
-import type { ThingPageSchema } from '@loggerhead/contract/schemas/things.ts';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import type { z } from 'zod';
-import { api } from '../../../api/client.ts';
+import { api, call } from '../../../api/client.ts';
 
 export interface Page<T> {
   total: number;
@@ -44,8 +43,6 @@ export interface OpLogFilter {
   end_time?: number;
 }
 
-type ThingPage = z.infer<typeof ThingPageSchema>;
-
 /** Spec §9: the device picker loads the tenant's devices at once (page size 9999). */
 export const DEVICE_PICKER_SIZE = 9999;
 
@@ -64,10 +61,10 @@ export const userApi = {
   resetSubUserPassword: (tenantId: string, userId: string, password?: string) =>
     api.post<void>(`${user(tenantId, userId)}/reset-password`, password ? { password } : {}, { permission: 'tenant:user:reset-password' }),
   devices: (tenantId: string, signal?: AbortSignal) =>
-    api.get<ThingPage>(`/things/tenants/${encodeURIComponent(tenantId)}/things`, {
+    call(Routes.things.list, {
+      params: { tenant_id: tenantId },
       query: { current_page: 1, page_size: DEVICE_PICKER_SIZE, order_param: 'name', order_type: 0 },
       signal,
-      permission: 'things:things:page',
     }),
 
   self: (signal?: AbortSignal) => api.get<SelfUserDetail>('/tenant/users/self', { signal }),

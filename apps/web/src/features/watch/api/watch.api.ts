@@ -1,11 +1,11 @@
+import { Routes } from '@loggerhead/contract/routes/index.ts';
 import type { AlertEventPageSchema } from '@loggerhead/contract/schemas/alert.ts';
 import type { GpsPoint } from '@loggerhead/contract/schemas/gps.ts';
-import type { Thing, ThingPageSchema } from '@loggerhead/contract/schemas/things.ts';
+import type { Thing } from '@loggerhead/contract/schemas/things.ts';
 import { queryOptions } from '@tanstack/react-query';
 import type { z } from 'zod';
-import { api } from '../../../api/client.ts';
+import { api, type CallArgs, call } from '../../../api/client.ts';
 
-type ThingPage = z.infer<typeof ThingPageSchema>;
 export type AlertPage = z.infer<typeof AlertEventPageSchema>;
 
 /** Devices shown on the map and in the table; the counts cover the whole fleet. */
@@ -26,12 +26,12 @@ export interface Fleet {
 
 export const watchApi = {
   fleet: async (tenantId: string, signal?: AbortSignal): Promise<Fleet> => {
-    const page = (q: Record<string, string | number>) =>
-      api.get<ThingPage>(`${base(tenantId)}/things`, { signal, query: q, permission: 'things:things:page' });
+    const page = (query: CallArgs<typeof Routes.things.list>['query']) =>
+      call(Routes.things.list, { params: { tenant_id: tenantId }, query, signal });
     // Two cheap counts and one page: the counts stay right for fleets larger than the page.
     const [all, online] = await Promise.all([
       page({ current_page: 1, page_size: WATCH_DEVICES, order_param: 'last_seen_at', order_type: 1 }),
-      page({ current_page: 1, page_size: 1, is_online: 1 }),
+      page({ current_page: 1, page_size: 1, is_online: '1' }),
     ]);
     return { total: all.total, online: online.total, devices: all.list };
   },

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { isPermissionKey } from '../permissions.ts';
+import { routePath } from './define.ts';
+import { Routes } from './index.ts';
+
+describe('the route table', () => {
+  const all = Object.entries(Routes).flatMap(([module, routes]) =>
+    Object.entries(routes).map(([name, r]) => ({ id: `${module}.${name}`, r })),
+  );
+
+  it('names a known permission key, or says it is public, on every route', () => {
+    expect(all.filter(({ r }) => !(r.public === true || (r.permission && isPermissionKey(r.permission)))).map((x) => x.id)).toEqual([]);
+  });
+
+  it('has no two routes with the same method and path', () => {
+    const seen = all.map(({ r }) => `${r.method} ${r.path}`);
+    expect(seen.filter((k, i) => seen.indexOf(k) !== i)).toEqual([]);
+  });
+
+  it('declares a params schema exactly for the parameters of the path', () => {
+    const wrong = all.filter(({ r }) => {
+      const inPath = [...r.path.matchAll(/:([A-Za-z_]+)/g)].map((m) => m[1]).sort();
+      const shape = r.params && 'shape' in r.params ? Object.keys(r.params.shape as object).sort() : [];
+      return inPath.join() !== shape.join();
+    });
+    expect(wrong.map((x) => x.id)).toEqual([]);
+  });
+});
+
+describe('routePath', () => {
+  it('fills and encodes the path parameters', () => {
+    expect(routePath(Routes.things.get, { tenant_id: 't 1', things_id: 'a/b' })).toBe('/things/tenants/t%201/things/a%2Fb');
+  });
+
+  it('refuses a missing parameter instead of calling a wrong URL', () => {
+    expect(() => routePath(Routes.things.get, { tenant_id: 't' } as never)).toThrow(/things_id/);
+  });
+});

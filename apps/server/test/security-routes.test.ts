@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { isPermissionKey, permissionDef, Routes } from '@loggerhead/contract';
+import { isPermissionKey, permissionDef, type RouteDef, Routes } from '@loggerhead/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type LoggerheadApp, type RouteEntry } from '../src/app.ts';
 import { openTestDatabase, type TestApp, testConfig } from './helper.ts';
@@ -197,7 +197,7 @@ describe('the route table', () => {
 
   it('registers every route of the contract’s table with its method, URL and key', () => {
     const registered = new Map(t.app.routeTable.map((r) => [key(r), r]));
-    const table = Object.values(Routes).flatMap((m) => Object.values(m));
+    const table: RouteDef[] = Object.values(Routes).flatMap((m) => Object.values(m));
     expect(table.length).toBeGreaterThan(0);
     const wrong = table
       .filter((d) => {

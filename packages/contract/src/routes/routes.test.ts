@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { isPermissionKey } from '../permissions.ts';
-import { routePath } from './define.ts';
+import { type RouteDef, routePath } from './define.ts';
 import { Routes } from './index.ts';
 
 describe('the route table', () => {
   const all = Object.entries(Routes).flatMap(([module, routes]) =>
-    Object.entries(routes).map(([name, r]) => ({ id: `${module}.${name}`, r })),
+    Object.entries(routes).map(([name, r]) => ({ id: `${module}.${name}`, r: r as RouteDef })),
   );
 
   it('names a known permission key, or says it is public, on every route', () => {

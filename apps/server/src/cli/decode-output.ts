@@ -31,13 +31,109 @@ export function special(v: number): string {
   return Number.isNaN(v) ? 'NaN' : v > 0 ? 'Infinity' : '-Infinity';
 }
 
+/** "00" to "99": two digits at a time. */
+const PAIRS = (() => {
+  const t = new Uint8Array(200);
+  for (let i = 0; i < 100; i++) {
+    t[2 * i] = 48 + ((i / 10) | 0);
+    t[2 * i + 1] = 48 + (i % 10);
+  }
+  return t;
+})();
+
+/** Writes a safe integer in decimal (what String(v) prints) at `p`; returns the position after it. */
+export function putInt(buf: Uint8Array, p: number, v: number): number {
+  if (v < 0) {
+    buf[p++] = 45;
+    v = -v;
+  }
+  if (v < 10) {
+    buf[p] = 48 + v;
+    return p + 1;
+  }
+  if (v < 0x80000000) {
+    // 32-bit integer arithmetic, two digits per division: most values are small.
+    let n = v | 0;
+    const end =
+      p +
+      (n < 100
+        ? 2
+        : n < 1000
+          ? 3
+          : n < 10000
+            ? 4
+            : n < 100000
+              ? 5
+              : n < 1000000
+                ? 6
+                : n < 10000000
+                  ? 7
+                  : n < 100000000
+                    ? 8
+                    : n < 1000000000
+                      ? 9
+                      : 10);
+    let q = end;
+    while (n >= 100) {
+      const d = (n / 100) | 0;
+      const r = (n - d * 100) << 1;
+      buf[--q] = PAIRS[r + 1];
+      buf[--q] = PAIRS[r];
+      n = d;
+    }
+    if (n >= 10) {
+      buf[--q] = PAIRS[(n << 1) + 1];
+      buf[--q] = PAIRS[n << 1];
+    } else buf[--q] = 48 + n;
+    return end;
+  }
+  let digits = 1;
+  for (let t = v; t >= 10; t = Math.floor(t / 10)) digits++;
+  const end = p + digits;
+  let q = end;
+  while (v >= 10) {
+    const d = Math.floor(v / 10);
+    buf[--q] = 48 + (v - d * 10);
+    v = d;
+  }
+  buf[--q] = 48 + v;
+  return end;
+}
+
+/**
+ * Constant bytes (JSON keys, a message's fixed part) kept as little-endian 32-bit words too, so that
+ * `ByteOut.piece` copies them four bytes at a time.
+ */
+export interface Piece {
+  /** Length in bytes. */
+  n: number;
+  bytes: Uint8Array;
+  /** The bytes padded with zeros to a multiple of 4, as words. */
+  words: Int32Array;
+}
+
+/** Longer pieces are copied with one `set` (memcpy) instead. */
+const WORDS_UP_TO = 64;
+
+export function pieceOf(bytes: Uint8Array): Piece {
+  const padded = new Uint8Array((bytes.length + 3) & ~3);
+  padded.set(bytes);
+  const words = new Int32Array(padded.length >> 2);
+  const view = new DataView(padded.buffer);
+  for (let i = 0; i < words.length; i++) words[i] = view.getInt32(i * 4, true);
+  return { n: bytes.length, bytes, words };
+}
+
 /** Growable byte buffer handed out in pieces. */
 export class ByteOut {
   buf: Uint8Array;
+  /** A view of `buf` for word stores. */
+  view: DataView;
   pos = 0;
 
   constructor(size = 1 << 20) {
     this.buf = new Uint8Array(size);
+    this.view = new DataView(this.buf.buffer);
   }
 
   /** Room for `n` more bytes. */
@@ -46,6 +142,26 @@ export class ByteOut {
     const next = new Uint8Array(Math.max(this.buf.length * 2, this.pos + n));
     next.set(this.buf.subarray(0, this.pos));
     this.buf = next;
+    this.view = new DataView(next.buffer);
+  }
+
+  /**
+   * Constant bytes, a word at a time: the last word may store up to 3 bytes past the piece, which
+   * the next writes overwrite. So the room ensured must include 3 bytes beyond it.
+   */
+  piece(pc: Piece): void {
+    let p = this.pos;
+    this.pos = p + pc.n;
+    if (pc.n > WORDS_UP_TO) {
+      this.buf.set(pc.bytes, p);
+      return;
+    }
+    const w = pc.words;
+    const view = this.view;
+    for (let i = 0; i < w.length; i++) {
+      view.setInt32(p, w[i], true);
+      p += 4;
+    }
   }
 
   bytes(b: Uint8Array): void {
@@ -81,42 +197,7 @@ export class ByteOut {
 
   /** A safe integer in decimal (what String(v) prints). */
   int(v: number): void {
-    const buf = this.buf;
-    let p = this.pos;
-    if (v < 0) {
-      buf[p++] = 45;
-      v = -v;
-    }
-    if (v < 10) {
-      buf[p++] = 48 + v;
-      this.pos = p;
-      return;
-    }
-    if (v < 0x80000000) {
-      // 32-bit integer arithmetic: most values are small.
-      let n = v | 0;
-      let digits = 2;
-      for (let t = (n / 100) | 0; t > 0; t = (t / 10) | 0) digits++;
-      let q = p + digits;
-      this.pos = q;
-      while (n >= 10) {
-        const d = (n / 10) | 0;
-        buf[--q] = 48 + n - d * 10;
-        n = d;
-      }
-      buf[--q] = 48 + n;
-      return;
-    }
-    let digits = 1;
-    for (let t = v; t >= 10; t = Math.floor(t / 10)) digits++;
-    let q = p + digits;
-    this.pos = q;
-    while (v >= 10) {
-      const d = Math.floor(v / 10);
-      buf[--q] = 48 + (v - d * 10);
-      v = d;
-    }
-    buf[--q] = 48 + v;
+    this.pos = putInt(this.buf, this.pos, v);
   }
 
   private readonly spare: Uint8Array[] = [];
@@ -125,6 +206,7 @@ export class ByteOut {
   take(): Uint8Array {
     const out = this.buf.subarray(0, this.pos);
     this.buf = this.spare.pop() ?? new Uint8Array(this.buf.length);
+    this.view = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength);
     this.pos = 0;
     return out;
   }
@@ -230,12 +312,12 @@ export function writeSeconds(out: ByteOut, us: number): void {
 export interface MessageOut {
   m: CompiledMessage;
   /** `"NAME": ` and `, "NAME": ` for signal i (JSON). */
-  key: Uint8Array[];
-  nextKey: Uint8Array[];
+  key: Piece[];
+  nextKey: Piece[];
   /** JSON: `, "ext": …, "message": "…", "signals": {`; CSV: `,ext,message` and the empty cells around the message's columns. */
-  head: Uint8Array;
-  before: Uint8Array;
-  after: Uint8Array;
+  head: Piece;
+  before: Piece;
+  after: Piece;
   values: ValueBytes[];
   /** Signals whose NaN may be a value rather than "absent" (float signals). */
   floats: boolean[];
@@ -250,24 +332,24 @@ function csvCell(s: string): string {
 }
 
 export function messageOut(m: CompiledMessage, csv: { at: number; width: number } | null): MessageOut {
-  const key = m.names.map((n) => bytesOf(`${JSON.stringify(n)}: `));
-  const head = csv
-    ? bytesOf(`,${m.ext},${csvCell(m.name)}`)
-    : bytesOf(`, "ext": ${m.ext}, "message": ${JSON.stringify(m.name)}, "signals": {`);
-  const before = bytesOf(csv ? ','.repeat(csv.at) : '');
-  const after = bytesOf(csv ? ','.repeat(csv.width - csv.at - m.names.length) : '');
+  const key = m.names.map((n) => pieceOf(bytesOf(`${JSON.stringify(n)}: `)));
+  const head = pieceOf(
+    bytesOf(csv ? `,${m.ext},${csvCell(m.name)}` : `, "ext": ${m.ext}, "message": ${JSON.stringify(m.name)}, "signals": {`),
+  );
+  const before = pieceOf(bytesOf(csv ? ','.repeat(csv.at) : ''));
+  const after = pieceOf(bytesOf(csv ? ','.repeat(csv.width - csv.at - m.names.length) : ''));
   return {
     m,
     key,
-    nextKey: m.names.map((n) => bytesOf(`, ${JSON.stringify(n)}: `)),
+    nextKey: m.names.map((n) => pieceOf(bytesOf(`, ${JSON.stringify(n)}: `))),
     head,
     before,
     after,
     values: m.message.signals.map((s) => new ValueBytes(s.factor, s.offset)),
     floats: m.message.signals.map((s) => s.valueType !== 'integer'),
     wide: m.exact.map((e) => e !== undefined),
-    // Keys, a 26-character number per signal and quotes, the line's own fields.
-    room: key.reduce((n, k) => n + k.length + 32, 0) + head.length + before.length + after.length + 128,
+    // Keys, a 26-character number per signal and quotes, the line's own fields (3 bytes past each piece).
+    room: key.reduce((n, k) => n + k.n + 36, 0) + head.n + before.n + after.n + 160,
   };
 }
 

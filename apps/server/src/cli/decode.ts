@@ -7,7 +7,7 @@ import { compileDbc } from '@loggerhead/can/dbc/dbc.decoder.ts';
 import type { LogFormat, LogReadResult } from '@loggerhead/can/logs/types.ts';
 import { FastCandump, type FrameVisitor, looksLikeCandump } from './candump-fast.ts';
 import { readDbcFile } from './dbc.ts';
-import { absent, ByteOut, bytesOf, type MessageOut, messageOut, writeSeconds, writeValue } from './decode-output.ts';
+import { absent, ByteOut, bytesOf, type MessageOut, messageOut, pieceOf, putInt, writeSeconds, writeValue } from './decode-output.ts';
 
 const USAGE = `Usage: loggerhead decode --dbc FILE --log FILE [--format jsonl|csv] [--labels]
 
@@ -214,10 +214,10 @@ export async function decode(args: string[]): Promise<number> {
   return 0;
 }
 
-const CHANNELS = Array.from({ length: 256 }, (_, i) => bytesOf(`can${i}`));
-const TS = bytesOf('{"ts": ');
-const CHANNEL = bytesOf(', "channel": "');
-const ID = bytesOf('", "id": ');
+const CHANNELS = Array.from({ length: 256 }, (_, i) => pieceOf(bytesOf(`can${i}`)));
+const TS = pieceOf(bytesOf('{"ts": '));
+const CHANNEL = pieceOf(bytesOf(', "channel": "'));
+const ID = pieceOf(bytesOf('", "id": '));
 const LABELS = bytesOf(', "labels": ');
 
 /** The timestamp: copied from a candump line when it is already in print form, else written. */
@@ -237,20 +237,22 @@ function jsonlWriter(decoder: DbcDecoder, start: number | undefined, labels: boo
     let t = outs[m.index];
     if (!t) t = outs[m.index] = messageOut(m, null);
     out.ensure(t.room);
-    out.bytes(TS);
+    out.piece(TS);
     writeTime(out, ts, start, line, t0, t1);
-    out.bytes(CHANNEL);
-    out.bytes(CHANNELS[channel]);
-    out.bytes(ID);
+    out.piece(CHANNEL);
+    out.piece(CHANNELS[channel]);
+    out.piece(ID);
     out.int(id);
-    out.bytes(t.head);
+    out.piece(t.head);
     let first = true;
     for (let i = 0; i < t.key.length; i++) {
       const v = values[i];
       if (Number.isNaN(v) && absent(decoder, t, i, v, data)) continue;
-      out.bytes(first ? t.key[i] : t.nextKey[i]);
+      out.piece(first ? t.key[i] : t.nextKey[i]);
       first = false;
-      writeValue(out, decoder, t, i, v, data, true);
+      // A 32-bit integer is what most signals hold: written here (as writeValue would).
+      if ((v | 0) === v) out.pos = putInt(out.buf, out.pos, v);
+      else writeValue(out, decoder, t, i, v, data, true);
     }
     out.byte(125); // }
     if (labels) {
@@ -310,18 +312,18 @@ async function csvWriter(
     out.ensure(t.room);
     writeTime(out, ts, start, line, t0, t1);
     out.byte(44);
-    out.bytes(CHANNELS[channel]);
+    out.piece(CHANNELS[channel]);
     out.byte(44);
     out.int(id);
-    out.bytes(t.head);
-    out.bytes(t.before);
+    out.piece(t.head);
+    out.piece(t.before);
     for (let i = 0; i < t.key.length; i++) {
       out.byte(44);
       const v = values[i];
-      if (Number.isNaN(v) && absent(decoder, t, i, v, data)) continue;
-      writeValue(out, decoder, t, i, v, data, false);
+      if ((v | 0) === v) out.pos = putInt(out.buf, out.pos, v);
+      else if (!(Number.isNaN(v) && absent(decoder, t, i, v, data))) writeValue(out, decoder, t, i, v, data, false);
     }
-    out.bytes(t.after);
+    out.piece(t.after);
     out.byte(10);
   };
 }

@@ -233,13 +233,12 @@ function rangeSource(v: string, ranges: [number, number][]): string {
   return ranges.map(([lo, hi]) => (lo === hi ? `${v} === ${lo}` : `(${v} >= ${lo} && ${v} <= ${hi})`)).join(' || ');
 }
 
-/** Body statements for one path (`checked`: frame may be shorter than the signals need). */
-function bodySource(m: DbcMessage, checked: boolean): string {
+/** Body statements for a frame that holds every signal of the message. */
+function bodySource(m: DbcMessage): string {
   const idx = new Map(m.signals.map((s, i) => [s.name, i]));
   const lines: string[] = [];
   const cond = (s: DbcSignal): string => {
     const parts: string[] = [];
-    if (checked) parts.push(`n >= ${signalBytesNeeded(s)}`);
     if (s.multiplexer) parts.push(`(${rangeSource(`r${idx.get(s.multiplexer.switchName)}`, s.multiplexer.ranges)})`);
     return parts.join(' && ');
   };
@@ -261,18 +260,21 @@ function bodySource(m: DbcMessage, checked: boolean): string {
   return lines.join('\n    ');
 }
 
+/**
+ * Specialised code for a whole frame; a frame shorter than the message (rare) takes the closures,
+ * which keeps the generated code, and the optimising compiler's work on it, to one body.
+ */
 function compileMessage(m: DbcMessage): MessageDecodeFn {
   const need = Math.max(0, ...m.signals.map(signalBytesNeeded));
   const src = `return function decode(d, out) {
-  const n = d.length;
-  if (n >= ${need}) {
-    ${bodySource(m, false)}
-  } else {
-    ${bodySource(m, true)}
+  if (d.length < ${need}) {
+    short(d, out);
+    return;
   }
+  ${bodySource(m)}
 };`;
   const { U32, F32, F64, LO, HI } = FLOAT_SCRATCH;
-  return new Function('U32', 'F32', 'F64', 'LO', 'HI', src)(U32, F32, F64, LO, HI) as MessageDecodeFn;
+  return new Function('U32', 'F32', 'F64', 'LO', 'HI', 'short', src)(U32, F32, F64, LO, HI, closureMessage(m)) as MessageDecodeFn;
 }
 
 /** Same semantics as `compileMessage`, built from closures. */

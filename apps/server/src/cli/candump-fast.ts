@@ -68,17 +68,32 @@ export class FastCandump {
       this.first = false;
       if (b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) pos = 3;
     }
-    let nl = b.indexOf(10, pos);
-    while (nl >= 0) {
+    const n = b.length;
+    while (pos < n) {
+      // The common line is read up to its newline in one go; any other goes to the full parser.
+      const next = this.quick(b, pos, n);
+      if (next >= 0) {
+        this.lineNo++;
+        pos = next;
+        continue;
+      }
+      const nl = b.indexOf(10, pos);
+      if (nl < 0) break;
       this.line(b, pos, nl > pos && b[nl - 1] === 13 ? nl - 1 : nl);
       pos = nl + 1;
-      nl = b.indexOf(10, pos);
     }
     this.rest = b.slice(pos);
   }
 
   end(): LogReadResult {
-    if (this.rest.length) this.line(this.rest, 0, this.rest[this.rest.length - 1] === 13 ? this.rest.length - 1 : this.rest.length);
+    if (this.rest.length) {
+      // The last line, without its newline.
+      const last = new Uint8Array(this.rest.length + 1);
+      last.set(this.rest);
+      last[this.rest.length] = 10;
+      this.rest = new Uint8Array(0);
+      this.push(last);
+    }
     this.rest = new Uint8Array(0);
     const r = this.parser.result();
     this.others(r.frames);
@@ -88,74 +103,77 @@ export class FastCandump {
     return r;
   }
 
+  /** A line that is not the common one: the full parser reads it. */
   private line(b: Uint8Array, start: number, end: number): void {
     this.lineNo++;
-    if (!this.quick(b, start, end)) {
-      this.parser.line(b, start, end, this.lineNo);
-      this.others(this.parser.drain());
-    }
+    this.parser.line(b, start, end, this.lineNo);
+    this.others(this.parser.drain());
   }
 
   private others(frames: { ts: number; channel: number; id: number; ext: boolean; rtr: boolean; err: boolean; data: Uint8Array }[]) {
     for (const f of frames) if (!f.rtr && !f.err) this.visit(f.ts, f.channel, f.id, f.ext, f.data, f.data, -1, -1);
   }
 
-  /** The common line, read in place; false leaves it to the full parser. */
-  private quick(b: Uint8Array, start: number, end: number): boolean {
+  /**
+   * The common line starting at `start`, read in place up to and including its newline (LF or
+   * CRLF; `end` is the end of the bytes at hand): the index after it, or -1 to leave the line to
+   * the full parser (also when the line runs past `end`).
+   */
+  private quick(b: Uint8Array, start: number, end: number): number {
     let p = start;
-    if (b[p] !== 40) return false;
+    if (b[p] !== 40) return -1;
     p++;
     const t0 = p;
     let sec = 0;
     while (p < end && b[p] >= 48 && b[p] <= 57) sec = sec * 10 + (b[p++] - 48);
     const secDigits = p - t0;
-    if (secDigits === 0 || secDigits > 10 || b[p] !== 46) return false;
+    if (secDigits === 0 || secDigits > 10 || b[p] !== 46) return -1;
     p++;
     const f0 = p;
     let micro = 0;
     while (p < end && b[p] >= 48 && b[p] <= 57) micro = micro * 10 + (b[p++] - 48);
-    if (p - f0 !== 6 || b[p] !== 41 || b[p + 1] !== 32) return false;
+    if (p - f0 !== 6 || b[p] !== 41 || b[p + 1] !== 32) return -1;
     const t1 = p;
     p += 2;
     // Interface name: channel = its trailing digits.
     const n0 = p;
-    while (p < end && b[p] !== 32) p++;
-    if (p === n0 || p >= end) return false;
+    while (p < end && b[p] !== 32 && b[p] !== 10) p++;
+    if (p === n0 || p >= end || b[p] !== 32) return -1;
     let d = p;
     while (d > n0 && b[d - 1] >= 48 && b[d - 1] <= 57) d--;
-    if (p - d > 3) return false;
+    if (p - d > 3) return -1;
     let channel = 0;
     for (let i = d; i < p; i++) channel = channel * 10 + (b[i] - 48);
-    if (channel > 255) return false;
+    if (channel > 255) return -1;
     p++;
     const i0 = p;
     let id = 0;
     while (p < end && HEX[b[p]] >= 0) id = id * 16 + HEX[b[p++]];
     const idDigits = p - i0;
-    if (b[p] !== 35 || (idDigits !== 3 && idDigits !== 8)) return false;
+    if (b[p] !== 35 || (idDigits !== 3 && idDigits !== 8)) return -1;
     const ext = idDigits === 8;
-    if (ext ? id > 0x1fffffff : id > 0x7ff) return false; // error flag or out of range: the parser decides
+    if (ext ? id > 0x1fffffff : id > 0x7ff) return -1; // error flag or out of range: the parser decides
     p++;
     let len = 0;
     const data = this.scratch;
     while (p < end) {
       const hi = HEX[b[p]];
       if (hi < 0) break; // '#' (CAN FD), 'R' (remote), '.', '_' … are checked below or left to the parser
-      if (p + 1 >= end || len === 8) return false;
+      if (p + 1 >= end || len === 8) return -1;
       const lo = HEX[b[p + 1]];
-      if (lo < 0) return false;
+      if (lo < 0) return -1;
       data[len++] = (hi << 4) | lo;
       p += 2;
     }
-    if (p < end) {
-      // Only " R" or " T" may follow, as the last thing on the line.
-      if (b[p] !== 32 || p + 2 !== end || (b[p + 1] !== 82 && b[p + 1] !== 84)) return false;
-    }
+    // Then the line ends, or only " R" or " T" follows, as the last thing on the line.
+    if (b[p] === 32 && (b[p + 1] === 82 || b[p + 1] === 84)) p += 2;
+    if (b[p] === 13) p++;
+    if (p >= end || b[p] !== 10) return -1;
     this.fast++;
     // candump's own timestamps print as they are (no sign, no leading zeros, six decimals).
     const canonical = secDigits === 1 || b[t0] !== 48;
     this.visit(sec * 1e6 + micro, channel, id, ext, this.views[len], b, canonical ? t0 : -1, t1);
-    return true;
+    return p + 1;
   }
 }
 

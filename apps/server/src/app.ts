@@ -35,8 +35,10 @@ import { Cluster } from './live/cluster.ts';
 import { type BillingServices, billingServices } from './modules/billing/billing.services.ts';
 import { controlRepository } from './modules/control/control.repository.ts';
 import { type ControlService, controlService } from './modules/control/control.service.ts';
+import { privilegesRepository } from './modules/control/privileges.repository.ts';
 import { TokenSigner } from './modules/control/tokens.ts';
 import { type MessageService, messageService } from './modules/message/message.service.ts';
+import { opLogRepository } from './modules/oplog/oplog.repository.ts';
 import { modules } from './modules/registry.ts';
 import { createSignals, type Signals } from './modules/signals/signals.module.ts';
 import { ensureSystemManager } from './modules/tenant/bootstrap.ts';
@@ -145,8 +147,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     signer,
     sessionTtl: config.sessionTtl,
     loadGrants: async (userId) => {
-      const { rows } = await database.raw.query<{ key: string }>('select key from user_grants where user_id = $1', [userId]);
-      return new Set(rows.map((r) => r.key));
+      return new Set(await privilegesRepository(database.raw).grants(userId));
     },
   });
 
@@ -279,19 +280,20 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   // Operation log: every change made through the API, by whom, when, from which IP. Written before
   // the response leaves (onSend, not onResponse), so a caller that reads the log right after its
   // change always finds it.
+  const opLogs = opLogRepository(database.raw);
   app.addHook('onSend', async (req, reply, payload) => {
     if (!req.auth || req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return payload;
     if (req.routeOptions.config?.noOpLog || !req.routeOptions.url) return payload;
-    await database.raw
-      .query('insert into op_logs(tenant_id, user_id, username, method, path, status, ip) values ($1,$2,$3,$4,$5,$6,$7)', [
-        req.auth.tenantId,
-        req.auth.userId,
-        req.auth.username,
-        req.method,
-        req.routeOptions.url,
-        reply.statusCode,
-        req.ip,
-      ])
+    await opLogs
+      .insert({
+        tenantId: req.auth.tenantId,
+        userId: req.auth.userId,
+        username: req.auth.username,
+        method: req.method,
+        path: req.routeOptions.url,
+        status: reply.statusCode,
+        ip: req.ip,
+      })
       .catch((err) => req.log.warn({ err }, 'operation log write failed'));
     return payload;
   });

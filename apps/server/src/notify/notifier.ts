@@ -1,4 +1,5 @@
 import type { RawSql } from '../db/client.ts';
+import { pushLogRepository } from '../modules/notification/notification.repository.ts';
 import { httpSmsTransport } from './http-sms.transport.ts';
 import { smtpTransport } from './smtp.transport.ts';
 
@@ -66,23 +67,19 @@ export function createNotifier(opts: NotifierOptions): Notifier {
           error = String((e as Error)?.message ?? e).slice(0, 300);
         }
       }
-      const { rows } = await opts.raw.query<{ id: string }>(
-        `insert into push_logs (tenant_id, channel, destination, purpose, subject, text, status, attempts, error, sent_at)
-         values ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10) returning id`,
-        [
-          msg.tenantId ?? null,
-          msg.channel,
-          msg.destination,
-          msg.purpose,
-          msg.subject ?? null,
-          msg.text,
-          status,
-          transport ? 1 : 0,
-          error,
-          status === 'sent' ? new Date() : null,
-        ],
-      );
-      return { id: rows[0].id, status };
+      const id = await pushLogRepository(opts.raw).insert({
+        tenantId: msg.tenantId ?? null,
+        channel: msg.channel,
+        destination: msg.destination,
+        purpose: msg.purpose,
+        subject: msg.subject ?? null,
+        text: msg.text,
+        status,
+        attempts: transport ? 1 : 0,
+        error,
+        sentAt: status === 'sent' ? new Date() : null,
+      });
+      return { id, status };
     },
     async close() {
       const seen = new Set<Transport>();

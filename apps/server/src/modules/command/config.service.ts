@@ -5,18 +5,16 @@ import { ApiError, badRequest, notFound } from '../../lib/errors.ts';
 import { requireDevice } from '../things/things.access.ts';
 import type { CommandRow } from './command.repository.ts';
 import { type CommandService, toCommand, zodToApiError } from './command.service.ts';
+import { configRepository } from './config.repository.ts';
 
 /**
  * Logger configuration over commands: read (`common_fn.get_config`), write (`common_fn.set_config`),
  * export and import of a JSON file. The last known config is kept per device.
  */
 export function configService(raw: RawSql, commands: CommandService) {
+  const repo = configRepository(raw);
   async function remember(tenantId: string, thingsId: string, config: unknown, source: 'read' | 'write') {
-    await raw.query(
-      `insert into device_configs (things_id, tenant_id, config, source) values ($1,$2,$3::jsonb,$4)
-       on conflict (things_id) do update set config = excluded.config, source = excluded.source, updated_at = now()`,
-      [thingsId, tenantId, JSON.stringify(config), source],
-    );
+    await repo.remember(tenantId, thingsId, config, source);
   }
 
   /** Waits for the device unless the command had to be queued; maps the outcome to a result or an error. */
@@ -54,11 +52,7 @@ export function configService(raw: RawSql, commands: CommandService) {
     /** The last config known for the device (read or written), as stored. */
     async last(auth: Auth, thingsId: string) {
       await requireDevice(raw, auth, thingsId, 'read');
-      const { rows } = await raw.query<{ config: DeviceConfig; source: 'read' | 'write'; updated_at: Date }>(
-        'select config, source, updated_at from device_configs where things_id = $1 and tenant_id = $2',
-        [thingsId, auth.tenantId],
-      );
-      const r = rows[0];
+      const r = await repo.last(auth.tenantId, thingsId);
       if (!r) throw notFound('No configuration known for this device yet');
       return { things_id: thingsId, config: r.config, source: r.source, updated_at: new Date(r.updated_at).getTime() };
     },

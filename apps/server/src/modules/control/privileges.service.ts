@@ -1,6 +1,7 @@
 import { MENU_KEYS, PERMISSIONS, type Privileges } from '@loggerhead/contract';
 import type { RawSql } from '../../db/client.ts';
 import { type Auth, isReadAction } from '../../lib/auth.ts';
+import { privilegesRepository } from './privileges.repository.ts';
 
 /**
  * Spec §3 tenant permission info. A sub-user gets its granted keys and bound
@@ -16,11 +17,7 @@ export async function privilegesOf(raw: RawSql, auth: Auth): Promise<Privileges>
   } else {
     const granted = auth.grants ?? new Set<string>();
     keys = PERMISSIONS.filter((p) => (p.scope !== 'system' && p.scope !== 'manager' ? granted.has(p.key) : false)).map((p) => p.key);
-    const { rows } = await raw.query<{ menu: string }>(
-      'select m.menu from user_menus m join users u on u.id = m.user_id where m.user_id = $1 and u.tenant_id = $2 order by m.menu',
-      [auth.userId, auth.tenantId],
-    );
-    menus = rows.map((r) => r.menu);
+    menus = await privilegesRepository(raw).menus(auth.tenantId, auth.userId);
   }
   if (auth.readOnly) keys = keys.filter(isReadAction);
   return {

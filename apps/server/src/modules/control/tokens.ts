@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
 import type { RawSql } from '../../db/client.ts';
+import { secretsRepository } from './secrets.repository.ts';
 
 export interface TokenClaims {
   sid: string;
@@ -14,9 +15,8 @@ export class TokenSigner {
 
   static async load(raw: RawSql): Promise<TokenSigner> {
     const fresh = randomBytes(32).toString('base64');
-    await raw.query('insert into server_secrets(name, value) values ($1, $2) on conflict (name) do nothing', ['jwt', fresh]);
-    const { rows } = await raw.query<{ value: string }>('select value from server_secrets where name = $1', ['jwt']);
-    return new TokenSigner(Buffer.from(rows[0].value, 'base64'));
+    const value = await secretsRepository(raw).getOrCreate('jwt', fresh);
+    return new TokenSigner(Buffer.from(value, 'base64'));
   }
 
   sign(claims: TokenClaims, audience: 'console' | 'ujwt', expiresAt: Date): Promise<string> {

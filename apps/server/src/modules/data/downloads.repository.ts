@@ -110,5 +110,22 @@ export function downloadsRepository(raw: RawSql) {
       const { rows } = await raw.query('select 1 from download_tasks where id = $1 and status not in (6, 7)', [id]);
       return rows.length > 0;
     },
+
+    /** The names an export file is named after. */
+    async deviceNames(tenantId: string, thingsId: string): Promise<{ name: string; third_things_id: string } | null> {
+      return (
+        (
+          await raw.query<{ name: string; third_things_id: string }>(
+            'select name, third_things_id from things where id = $1 and tenant_id = $2',
+            [thingsId, tenantId],
+          )
+        ).rows[0] ?? null
+      );
+    },
+
+    /** Serialises the starts of the tenant's experience exports until the transaction ends. */
+    async lockExperienceStarts(tx: RawSql, tenantId: string): Promise<void> {
+      await tx.query('select pg_advisory_xact_lock(hashtext($1))', [`experience-export:${tenantId}`]);
+    },
   };
 }

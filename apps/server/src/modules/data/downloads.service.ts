@@ -70,13 +70,7 @@ export function downloadsService(
   const cancelled = new Set<string>();
   const running = new Map<string, Promise<void>>();
 
-  const deviceNames = async (auth: Auth, thingsId: string) =>
-    (
-      await raw.query<{ name: string; third_things_id: string }>(
-        'select name, third_things_id from things where id = $1 and tenant_id = $2',
-        [thingsId, auth.tenantId],
-      )
-    ).rows[0] ?? null;
+  const deviceNames = async (auth: Auth, thingsId: string) => repo.deviceNames(auth.tenantId, thingsId);
 
   async function run(auth: Auth, id: string, thingsId: string, body: DownloadCreate) {
     const started = Date.now();
@@ -194,7 +188,7 @@ export function downloadsService(
     const now = Date.now();
     const { id, gone } = await raw.transaction(async (tx) => {
       // One start at a time per tenant, so two visitors cannot both pass the count.
-      await tx.query('select pg_advisory_xact_lock(hashtext($1))', [`experience-export:${auth.tenantId}`]);
+      await repo.lockExperienceStarts(tx, auth.tenantId);
       const gone = await repo.pruneSessions(tx, auth, new Date(now - E.keepMs), E.kept - 1, [...running.keys()]);
       const busy = await repo.unfinishedOfSessions(tx, auth, new Date(now - E.keepMs));
       if (busy.mine >= E.perSession) throw new ApiError(409, 'data.export-busy', undefined, { details: { running: busy.mine } });

@@ -37,5 +37,26 @@ export function pushLogRepository(raw: RawSql) {
       );
       return { total: total.rows[0].n, rows };
     },
+
+    /** Records one message sent (or only logged) and returns its id. */
+    async insert(v: {
+      tenantId: string | null;
+      channel: string;
+      destination: string;
+      purpose: string;
+      subject: string | null;
+      text: string;
+      status: string;
+      attempts: number;
+      error: string | null;
+      sentAt: Date | null;
+    }): Promise<string> {
+      const { rows } = await raw.query<{ id: string }>(
+        `insert into push_logs (tenant_id, channel, destination, purpose, subject, text, status, attempts, error, sent_at)
+         values ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10) returning id`,
+        [v.tenantId, v.channel, v.destination, v.purpose, v.subject, v.text, v.status, v.attempts, v.error, v.sentAt],
+      );
+      return rows[0].id;
+    },
   };
 }

@@ -42,5 +42,26 @@ export function opLogRepository(raw: RawSql) {
       );
       return { total: total.rows[0].n, rows };
     },
+
+    /** One change made through the API. */
+    async insert(e: {
+      tenantId: string;
+      userId: string;
+      username: string;
+      method: string;
+      path: string;
+      status: number;
+      ip: string;
+    }): Promise<void> {
+      await raw.query('insert into op_logs(tenant_id, user_id, username, method, path, status, ip) values ($1,$2,$3,$4,$5,$6,$7)', [
+        e.tenantId,
+        e.userId,
+        e.username,
+        e.method,
+        e.path,
+        e.status,
+        e.ip,
+      ]);
+    },
   };
 }

@@ -183,6 +183,27 @@ export function recallRepository(raw: RawSql) {
       );
       return rows[0]?.size ?? null;
     },
+
+    /** The state of the command a task waits on. */
+    async commandState(
+      thingsId: string,
+      correlationId: string,
+    ): Promise<{ state: string; message: string | null; code: number | null } | null> {
+      const c = await raw.query<{ state: string; message: string | null; code: number | null }>(
+        'select state, message, code from device_commands where things_id = $1 and correlation_id = $2',
+        [thingsId, correlationId],
+      );
+      return c.rows[0] ?? null;
+    },
+
+    /** A file-list command of the tenant's device. */
+    async listCommand(tenantId: string, thingsId: string, correlationId: string, operation: string): Promise<CommandRow | null> {
+      const { rows } = await raw.query<CommandRow>(
+        `select * from device_commands where tenant_id = $1 and things_id = $2 and correlation_id = $3 and operation_name = $4`,
+        [tenantId, thingsId, correlationId, operation],
+      );
+      return rows[0] ?? null;
+    },
   };
 }
 

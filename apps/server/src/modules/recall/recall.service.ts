@@ -91,15 +91,12 @@ export function recallService(deps: RecallDeps, repo: RecallRepository = recallR
   /** Brings an open task up to date with its command (time-out, failure seen by any server copy). */
   async function sync(t: TaskRow): Promise<TaskRow> {
     if (!['sending', 'device', 'fetching'].includes(t.state) || !t.correlation_id) return t;
-    const c = await raw.query<{ state: string; message: string | null; code: number | null }>(
-      'select state, message, code from device_commands where things_id = $1 and correlation_id = $2',
-      [t.things_id, t.correlation_id],
-    );
-    const s = c.rows[0]?.state;
+    const c = await repo.commandState(t.things_id, t.correlation_id);
+    const s = c?.state;
     if (s === 'timeout' || s === 'expired')
       return (await repo.finish(t.id, 'timeout', 'recall.timeout.003', 'The device did not answer in time')) ?? t;
     if (s === 'cancelled') return (await repo.finish(t.id, 'cancelled', null, 'cancelled')) ?? t;
-    if (s === 'failed') return (await repo.finish(t.id, 'failed', c.rows[0].code === 1 ? 'recall.001' : null, c.rows[0].message)) ?? t;
+    if (s === 'failed') return (await repo.finish(t.id, 'failed', c?.code === 1 ? 'recall.001' : null, c?.message ?? null)) ?? t;
     if (t.state === 'sending' && (s === 'sent' || s === 'delivered')) return { ...t, state: 'device' };
     return t;
   }
@@ -228,11 +225,7 @@ export function recallService(deps: RecallDeps, repo: RecallRepository = recallR
     /** Polled by the console: the list once the device answered, or the code why not. */
     async listResult(auth: Auth, thingsId: string, correlationId: string) {
       await requireDevice(raw, auth, thingsId, 'read');
-      const { rows } = await raw.query<CommandRow>(
-        `select * from device_commands where tenant_id = $1 and things_id = $2 and correlation_id = $3 and operation_name = $4`,
-        [auth.tenantId, thingsId, correlationId, Operations.recallFileList],
-      );
-      const c = rows[0];
+      const c = await repo.listCommand(auth.tenantId, thingsId, correlationId, Operations.recallFileList);
       if (!c) throw notFound('List request not found');
       const res = (c.result ?? {}) as { total?: number; files?: RecallFileEntry[] };
       const code =

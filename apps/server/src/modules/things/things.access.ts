@@ -2,6 +2,7 @@ import type { DeviceAccess } from '@loggerhead/contract';
 import type { RawSql } from '../../db/client.ts';
 import type { Auth } from '../../lib/auth.ts';
 import { forbidden, notFound } from '../../lib/errors.ts';
+import { accessRepository } from './access.repository.ts';
 
 /**
  * Routes carry `{tenant_id}` (spec §7). A caller works in its own tenant; a system manager may
@@ -25,14 +26,7 @@ export function restrictedUser(auth: Auth): string | null {
 export async function deviceAccess(raw: RawSql, auth: Auth, thingsId: string): Promise<DeviceAccess> {
   if (!/^[0-9a-f-]{36}$/i.test(thingsId)) throw notFound('Device not found');
   const user = restrictedUser(auth);
-  const { rows } = await raw.query<{ access: DeviceAccess | null }>(
-    `select case when $3::uuid is null then 'write' else a.access end as access
-       from things t
-       left join user_device_access a on a.things_id = t.id and a.user_id = $3::uuid
-      where t.id = $1 and t.tenant_id = $2`,
-    [thingsId, auth.tenantId, user],
-  );
-  const access = rows[0]?.access;
+  const access = await accessRepository(raw).accessOf(auth.tenantId, thingsId, user);
   if (!access) throw notFound('Device not found');
   // The read-only experience account can change nothing, whatever its role.
   return auth.readOnly ? 'read' : access;
@@ -56,10 +50,5 @@ export async function requireDevicesWritable(raw: RawSql, auth: Auth, thingsIds:
   if (auth.readOnly) throw forbidden('Read-only access to this device');
   const user = restrictedUser(auth);
   if (!user) return;
-  const { rows } = await raw.query<{ n: number }>(
-    `select count(*)::int as n from unnest($1::uuid[]) as x(id)
-      where not exists (select 1 from user_device_access a where a.user_id = $2 and a.things_id = x.id and a.access = 'write')`,
-    [ids, user],
-  );
-  if ((rows[0]?.n ?? 0) > 0) throw forbidden('Read-only access to a device this is linked to');
+  if ((await accessRepository(raw).notWritable(ids, user)) > 0) throw forbidden('Read-only access to a device this is linked to');
 }

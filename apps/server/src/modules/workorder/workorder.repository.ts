@@ -230,6 +230,12 @@ export function workOrderRepository(raw: RawSql) {
       const { rows } = await raw.query<{ name: string }>('select coalesce(nick_name, name) as name from users where id = $1', [userId]);
       return rows[0]?.name ?? '';
     },
+
+    /** The tenant of a user (a handler may answer from the system tenant). */
+    async userTenant(userId: string): Promise<string | null> {
+      const { rows } = await raw.query<{ tenant_id: string }>('select tenant_id from users where id = $1', [userId]);
+      return rows[0]?.tenant_id ?? null;
+    },
   };
 }
 export type WorkOrderRepository = ReturnType<typeof workOrderRepository>;

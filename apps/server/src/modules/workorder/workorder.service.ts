@@ -170,8 +170,7 @@ export function workOrderService(deps: WorkOrderDeps) {
   }
 
   async function handlerTenant(userId: string): Promise<string | null> {
-    const { rows } = await deps.raw.query<{ tenant_id: string }>('select tenant_id from users where id = $1', [userId]);
-    return rows[0]?.tenant_id ?? null;
+    return repo.userTenant(userId);
   }
 
   /** Creates an order (any feedback type, capacity included) and tells the system managers. */

@@ -32,8 +32,6 @@ const PENDING = new Set([
   'modules/data/retention.job.ts',
   'modules/experience/demo-seed.ts',
   'modules/experience/experience.module.ts',
-  'modules/signals/backfill.service.ts',
-  'modules/signals/signals.writer.ts',
   'modules/tenant/bootstrap.ts',
   'modules/tenant/experience.ts',
   'modules/tenant/registration.service.ts',

@@ -1,36 +1,13 @@
-import { FLAG_ERR, FLAG_EXT, FLAG_RTR, forEachFrame, MAX_SPAN_US } from '@loggerhead/can/protocol/batch.ts';
+import { FLAG_ERR, FLAG_EXT, FLAG_RTR, forEachFrame } from '@loggerhead/can/protocol/batch.ts';
 import type { Backfill, BackfillRange } from '@loggerhead/contract';
 import { fromB64 } from '../../db/bytea.ts';
 import type { RawSql } from '../../db/client.ts';
 import { INTERRUPTED, type RecoveryPass } from '../../lib/job-leases.ts';
+import { type BackfillRow, type BackfillScope, backfillRepository } from './backfill.repository.ts';
 import type { SignalIngest } from './signals.ingest.ts';
 
 /** Raw chunks read per step; progress is written after each. */
 const CHUNKS_PER_STEP = 16;
-
-interface Row {
-  id: string;
-  tenant_id: string;
-  things_id: string;
-  channel: number;
-  begin_time: string | number;
-  end_time: string | number;
-  state: string;
-  total_frames: string | number;
-  done_frames: string | number;
-  samples: string | number;
-  error: string | null;
-  created_at: string | Date;
-  finished_at: string | Date | null;
-}
-
-interface ChunkRow {
-  time_start: number;
-  session: number;
-  seq: number;
-  frame_count: number;
-  data: string;
-}
 
 interface Task {
   id: string;
@@ -60,10 +37,11 @@ export function backfillService(deps: {
   owner?: string;
 }) {
   const { raw, ingest } = deps;
+  const repo = backfillRepository(raw);
   const owner = deps.owner ?? null;
   const running = new Map<string, Task>();
 
-  function toBackfill(r: Row): Backfill {
+  function toBackfill(r: BackfillRow): Backfill {
     const state = r.state as Backfill['state'];
     return {
       id: r.id,
@@ -83,31 +61,16 @@ export function backfillService(deps: {
 
   /** Merged time spans (µs) of the channel's stored decoded chunks overlapping [fromUs, toUs). */
   async function decodedSpans(tenantId: string, thingsId: string, channel: number, fromUs: number, toUs: number) {
-    const { rows } = await raw.query<{ s: number; e: number }>(
-      `with c as (
-         select c.t_start, c.t_end from signal_chunks c join signal_series s on s.id = c.series_id
-          where s.tenant_id = $1 and s.things_id = $2 and s.channel = $3 and c.t_end >= $4 and c.t_start < $5),
-       o as (select t_start, t_end, max(t_end) over (order by t_start, t_end rows between unbounded preceding and 1 preceding) as prev from c),
-       g as (select t_start, t_end, sum(case when prev is null or t_start > prev then 1 else 0 end) over (order by t_start, t_end) as grp from o)
-       select min(t_start)::float8 as s, max(t_end)::float8 as e from g group by grp order by 1`,
-      [tenantId, thingsId, channel, fromUs, toUs],
-    );
+    const rows = await repo.decodedSpans(tenantId, thingsId, channel, fromUs, toUs);
     return { starts: rows.map((r) => Number(r.s)), ends: rows.map((r) => Number(r.e)) };
   }
 
   async function run(task: Task, tenantId: string, thingsId: string, channel: number, fromUs: number, toUs: number) {
-    const mask = 1 << Math.min(channel, 31);
-    const chunkWhere = `tenant_id = $1 and things_id = $2 and time_start >= $3 and time_start < $4 and time_end >= $5
-      and (channel_mask & $6) <> 0 and received_at < (select created_at from dbc_backfills where id = $7)`;
-    const base = [tenantId, thingsId, fromUs - MAX_SPAN_US, toUs, fromUs, mask, task.id];
+    const scope: BackfillScope = { taskId: task.id, tenantId, thingsId, channel, fromUs, toUs };
     // Batches committed before the task began and still queued are decoded first: then the decoded
     // spans below include them.
     await ingest.idle();
-    const total = await raw.query<{ n: string | number }>(
-      `select coalesce(sum(frame_count), 0)::bigint as n from frame_chunks where ${chunkWhere}`,
-      base,
-    );
-    await raw.query('update dbc_backfills set total_frames = $2 where id = $1', [task.id, Number(total.rows[0].n)]);
+    await repo.noteTotal(scope);
     const spans = await decodedSpans(tenantId, thingsId, channel, fromUs, toUs);
     const covered = (ts: number) => {
       // The last span starting at or before ts.
@@ -127,15 +90,7 @@ export function backfillService(deps: {
     for (;;) {
       if (task.left) return;
       if (task.cancelled) return finish(task.id, 'cancelled', null);
-      const page: { rows: ChunkRow[] } = await raw.query<ChunkRow>(
-        `select time_start::float8 as time_start, session::float8 as session, seq::float8 as seq, frame_count,
-                encode(data, 'base64') as data
-           from frame_chunks where ${chunkWhere}
-            and ($8::bigint is null or (time_start, session, seq) > ($8::bigint, $9::bigint, $10::bigint))
-          order by time_start, session, seq limit ${CHUNKS_PER_STEP}`,
-        [...base, after?.[0] ?? null, after?.[1] ?? 0, after?.[2] ?? 0],
-      );
-      const rows = page.rows;
+      const rows = await repo.chunkPage(scope, after, CHUNKS_PER_STEP);
       if (!rows.length) break;
       samples += await ingest.decodeChannel(tenantId, thingsId, channel, (visit) => {
         for (const r of rows) {
@@ -148,12 +103,8 @@ export function backfillService(deps: {
       for (const r of rows) done += Number(r.frame_count);
       const last = rows[rows.length - 1];
       after = [Number(last.time_start), Number(last.session), Number(last.seq)];
-      const mine = await raw.query(
-        `update dbc_backfills set done_frames = $2, samples = $3 where id = $1 and ($4::uuid is null or owner = $4::uuid) returning id`,
-        [task.id, done, samples, owner],
-      );
       // Another copy took it over (this one was silent past its lease): it goes on there.
-      if (!mine.rows.length) task.left = true;
+      if (!(await repo.progress(task.id, done, samples, owner))) task.left = true;
       // Let live ingest and requests in between steps.
       await new Promise((r) => setImmediate(r));
     }
@@ -161,15 +112,11 @@ export function backfillService(deps: {
   }
 
   async function finish(id: string, state: 'done' | 'failed' | 'cancelled', error: string | null) {
-    await raw.query(
-      `update dbc_backfills set state = $2, error = $3, finished_at = now()
-        where id = $1 and state = 'running' and ($4::uuid is null or owner = $4::uuid)`,
-      [id, state, error, owner],
-    );
+    await repo.finish(id, state, error, owner);
   }
 
   /** Runs a task row in the background (new, or resumed after a stop). */
-  function launch(row: Row): void {
+  function launch(row: BackfillRow): void {
     const k = key(row.things_id, row.channel);
     const task: Task = { id: row.id, cancelled: false, left: false, done: Promise.resolve() };
     running.set(k, task);
@@ -188,13 +135,9 @@ export function backfillService(deps: {
     async start(tenantId: string, thingsId: string, channel: number, range: BackfillRange): Promise<Backfill | 'running'> {
       const k = key(thingsId, channel);
       if (running.has(k)) return 'running';
-      const { rows } = await raw.query<Row>(
-        `insert into dbc_backfills (tenant_id, things_id, channel, begin_time, end_time, owner) values ($1, $2, $3, $4, $5, $6)
-         returning *`,
-        [tenantId, thingsId, channel, range.begin_time, range.end_time, owner],
-      );
-      launch(rows[0]);
-      return toBackfill(rows[0]);
+      const row = await repo.insert(tenantId, thingsId, channel, range, owner);
+      launch(row);
+      return toBackfill(row);
     },
 
     /** Stops the channel's running back-fill (pause, unbind, new binding); resolves when it has stopped. */
@@ -208,11 +151,8 @@ export function backfillService(deps: {
 
     /** The channel's newest back-fill, or null. */
     async latest(tenantId: string, thingsId: string, channel: number): Promise<Backfill | null> {
-      const { rows } = await raw.query<Row>(
-        `select * from dbc_backfills where tenant_id = $1 and things_id = $2 and channel = $3 order by created_at desc limit 1`,
-        [tenantId, thingsId, channel],
-      );
-      return rows[0] ? toBackfill(rows[0]) : null;
+      const row = await repo.latest(tenantId, thingsId, channel);
+      return row ? toBackfill(row) : null;
     },
 
     /** Resolves when no back-fill runs (tests, shutdown). */
@@ -232,19 +172,10 @@ export function backfillService(deps: {
      * otherwise they end as interrupted with the reason.
      */
     async recover(pass: RecoveryPass): Promise<number> {
-      const { rows } = await raw.query<Row & { resumable: boolean }>(
-        `update dbc_backfills d set owner = $1 where d.state = 'running' and ${pass.dead('d.owner')}
-         returning d.*, exists (select 1 from channel_dbc_bindings b where b.things_id = d.things_id and b.channel = d.channel
-                                   and b.state = 1 and b.updated_at <= d.created_at) as resumable`,
-        [pass.owner],
-      );
+      const rows = await repo.takeOver(pass.owner, pass.dead('d.owner'));
       for (const r of rows) {
         if (r.resumable && !running.has(key(r.things_id, r.channel))) launch(r);
-        else
-          await raw.query(
-            `update dbc_backfills set state = 'interrupted', error = $2, finished_at = now() where id = $1 and state = 'running'`,
-            [r.id, INTERRUPTED.message],
-          );
+        else await repo.interrupt(r.id, INTERRUPTED.message);
       }
       return rows.length;
     },

@@ -1,7 +1,8 @@
-import { fromB64, toB64 } from '../../db/bytea.ts';
+import { fromB64 } from '../../db/bytea.ts';
 import type { RawSql } from '../../db/client.ts';
 import { Block, coarsen, LEVELS, type Level, rollUp } from './rollup.ts';
 import { encodeTimes, encodeValues } from './sample-codec.ts';
+import { type ChunkRow, samplesRepository as repo } from './samples.repository.ts';
 
 /** Samples of one series to store. `ts` in µs; only the first `n` entries count. */
 export interface SeriesSamples {
@@ -38,20 +39,6 @@ function sortedCopy(s: SeriesSamples): SeriesSamples {
     values[i] = s.values[j];
   });
   return { ...s, ts, values };
-}
-
-interface ChunkRow {
-  seriesId: number;
-  tStart: number;
-  tEnd: number;
-  n: number;
-  codec: number;
-  factor: number;
-  offset: number;
-  min: number;
-  max: number;
-  ts: Uint8Array;
-  vals: Uint8Array;
 }
 
 /** Cuts samples into per-minute chunks and encodes them. Pure: the bench and tests call it too. */
@@ -136,76 +123,36 @@ export async function writeSamples(raw: RawSql, batches: SeriesSamples[]): Promi
     // The series rows first, in id order: two copies writing the same series wait here. Locked at
     // the end instead, each would hold the key-share locks its chunk and roll-up inserts take on
     // the series and wait for the other's (a deadlock, and one batch's samples lost).
-    await tx.query('select id from signal_series where id = any($1::bigint[]) order by id for no key update', [ids]);
-    for (let k = 0; k < chunks.length; k += ROWS_PER_INSERT) {
-      const part = chunks.slice(k, k + ROWS_PER_INSERT);
-      const params: unknown[] = [];
-      const rows = part.map((c) => {
-        const b = params.length;
-        params.push(c.seriesId, c.tStart, c.tEnd, c.n, c.codec, c.factor, c.offset, c.min, c.max, toB64(c.ts), toB64(c.vals));
-        return `(${Array.from({ length: 9 }, (_, i) => `$${b + i + 1}`).join(',')},decode($${b + 10},'base64'),decode($${b + 11},'base64'))`;
-      });
-      await tx.query(
-        `insert into signal_chunks (series_id, t_start, t_end, n, codec, v_factor, v_offset, v_min, v_max, ts, vals) values ${rows.join(',')}`,
-        params,
-      );
-    }
+    await repo.lockSeries(tx, ids);
+    for (let k = 0; k < chunks.length; k += ROWS_PER_INSERT) await repo.insertChunks(tx, chunks.slice(k, k + ROWS_PER_INSERT));
     for (let k = 0; k < keys.length; k += ROWS_PER_INSERT) {
       const part = keys.slice(k, k + ROWS_PER_INSERT).map((p) => ({ ...p, cells: p.block.encode() }));
       // Blocks nobody wrote yet are created with this batch's cells; the others are merged below.
-      const params: unknown[] = [];
-      const values = part.map((p) => {
-        const b = params.length;
-        params.push(p.seriesId, p.level, p.tStart, toB64(p.cells));
-        return `($${b + 1}::bigint,$${b + 2}::smallint,$${b + 3}::bigint,decode($${b + 4},'base64'))`;
-      });
-      const created = await tx.query<{ series_id: number; level: number; t_start: number }>(
-        `insert into signal_rollups (series_id, level, t_start, cells) values ${values.join(',')}
-         on conflict do nothing returning series_id, level, t_start`,
-        params,
-      );
-      const fresh = new Set(created.rows.map((r) => `${Number(r.series_id)}/${r.level}/${Number(r.t_start)}`));
+      const created = await repo.createRollups(tx, part);
+      const fresh = new Set(created.map((r) => `${Number(r.series_id)}/${r.level}/${Number(r.t_start)}`));
       const rest = part.filter((p) => {
         if (!fresh.has(`${p.seriesId}/${p.level}/${p.tStart}`)) return true;
         addBytes(p.seriesId, p.cells.byteLength + ROW_OVERHEAD);
         return false;
       });
       if (!rest.length) continue;
-      const { rows } = await tx.query<{ series_id: number; level: number; t_start: number; cells: string }>(
-        `select r.series_id, r.level, r.t_start, encode(r.cells, 'base64') as cells from signal_rollups r
-           join unnest($1::bigint[], $2::smallint[], $3::bigint[]) as k(s, l, t) on r.series_id = k.s and r.level = k.l and r.t_start = k.t
-          order by r.series_id, r.level, r.t_start
-          for update of r`,
-        [rest.map((p) => p.seriesId), rest.map((p) => p.level), rest.map((p) => p.tStart)],
-      );
-      const up: unknown[] = [];
-      const upRows = rows.map((r) => {
-        const merged = Block.decode(fromB64(r.cells));
+      const rows = await repo.lockRollups(tx, rest);
+      const merged = rows.map((r) => {
+        const block = Block.decode(fromB64(r.cells));
         const mine = blocks.get(`${Number(r.series_id)}/${r.level}/${Number(r.t_start)}`);
-        if (mine) merged.merge(mine.block);
-        const b = up.length;
-        up.push(Number(r.series_id), r.level, Number(r.t_start), toB64(merged.encode()));
-        return `($${b + 1}::bigint,$${b + 2}::smallint,$${b + 3}::bigint,decode($${b + 4},'base64'))`;
+        if (mine) block.merge(mine.block);
+        return { seriesId: Number(r.series_id), level: r.level, tStart: Number(r.t_start), cells: block.encode() };
       });
-      await tx.query(
-        `update signal_rollups r set cells = k.c from (values ${upRows.join(',')}) as k(s, l, t, c)
-          where r.series_id = k.s and r.level = k.l and r.t_start = k.t`,
-        up,
-      );
+      await repo.updateRollups(tx, merged);
     }
     // Series totals.
-    await tx.query(
-      `update signal_series s set samples = s.samples + k.n, bytes = s.bytes + k.b,
-              first_ts = least(coalesce(s.first_ts, k.f), k.f), last_ts = greatest(coalesce(s.last_ts, k.l), k.l)
-         from unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::bigint[], $5::bigint[]) as k(id, n, b, f, l)
-        where s.id = k.id`,
-      [
-        ids,
-        ids.map((i) => per.get(i)?.n),
-        ids.map((i) => bytes.get(i) ?? 0),
-        ids.map((i) => per.get(i)?.first),
-        ids.map((i) => per.get(i)?.last),
-      ],
+    await repo.addTotals(
+      tx,
+      ids,
+      ids.map((i) => per.get(i)?.n),
+      ids.map((i) => bytes.get(i) ?? 0),
+      ids.map((i) => per.get(i)?.first),
+      ids.map((i) => per.get(i)?.last),
     );
   });
   return { bytes, samples: list.reduce((a, s) => a + s.n, 0) };

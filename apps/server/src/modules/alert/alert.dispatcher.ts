@@ -11,6 +11,7 @@ import type { Dispatch, Edge, RuleMeta } from '../../rules/rules.engine.ts';
 import { allow, type Clock } from '../../rules/throttle.ts';
 import type { MessageService } from '../message/message.service.ts';
 import type { Outbox } from './alert.outbox.ts';
+import { dispatchRepository } from './dispatch.repository.ts';
 import type { EventsRepository } from './events.repository.ts';
 import { toAlertEvent } from './events.service.ts';
 import type { RuleRow } from './rules.repository.ts';
@@ -120,6 +121,7 @@ function subjectOf(lang: Lang, kind: 'fire' | 'recover', rule: RuleRow, device: 
  */
 export function alertDispatcher(deps: DispatcherDeps): Dispatch {
   const { raw, outbox, clock, log } = deps;
+  const dispatchRepo = dispatchRepository(raw);
 
   /**
    * The language of a tenant's e-mail, SMS and voice alerts. Users have no language of their own:
@@ -127,11 +129,7 @@ export function alertDispatcher(deps: DispatcherDeps): Dispatch {
    * back when a user logs in with another one); zh when unset, the spec's default locale.
    */
   async function languageOf(tenantId: string): Promise<Lang> {
-    const { rows } = await raw.query<{ value: string }>(
-      `select value from tenant_customizations where tenant_id = $1 and key = 'systemLanguage'`,
-      [tenantId],
-    );
-    return rows[0]?.value === 'en' ? 'en' : 'zh';
+    return (await dispatchRepo.language(tenantId)) === 'en' ? 'en' : 'zh';
   }
 
   async function runActions(
@@ -227,23 +225,15 @@ export function alertDispatcher(deps: DispatcherDeps): Dispatch {
     if (limit === null || limit === undefined) return null;
     const d = new Date(now);
     const month = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1));
-    const { rows } = await raw.query<{ n: number }>(
-      `select count(*)::int as n from push_logs where tenant_id = $1 and purpose = 'alert' and channel in ('sms', 'voice')
-          and status <> 'failed' and created_at >= $2`,
-      [tenantId, month],
-    );
-    return rows[0].n + adding > limit ? { limit, reason: `alert_sms allowance of the package reached (${limit} a month)` } : null;
+    const used = await dispatchRepo.alertSmsSince(tenantId, month);
+    return used + adding > limit ? { limit, reason: `alert_sms allowance of the package reached (${limit} a month)` } : null;
   }
 
   async function recipients(rule: RuleRow): Promise<string[]> {
     if (!rule.share) return [rule.owner_id];
     // Shared: the owner and every active sub-user granted the device.
-    const { rows } = await raw.query<{ id: string }>(
-      `select u.id from users u join user_device_access a on a.user_id = u.id and a.things_id = $2
-        where u.tenant_id = $1 and u.parent_user_id is not null and u.status = 1`,
-      [rule.tenant_id, rule.things_id],
-    );
-    return [...new Set([rule.owner_id, ...rows.map((r) => r.id)])];
+    const granted = await dispatchRepo.grantedSubUsers(rule.tenant_id, rule.things_id);
+    return [...new Set([rule.owner_id, ...granted])];
   }
 
   async function recover(device: DeviceInfo, edge: Edge, meta: RuleMeta) {

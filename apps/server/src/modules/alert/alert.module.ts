@@ -11,6 +11,7 @@ import './alert.events.ts';
 import { alertDispatcher } from './alert.dispatcher.ts';
 import { createOutbox, type Outbox } from './alert.outbox.ts';
 import { alertRoutes } from './alert.routes.ts';
+import { dispatchRepository } from './dispatch.repository.ts';
 import { eventsRepository } from './events.repository.ts';
 import { eventsRoutes } from './events.routes.ts';
 import { eventsService } from './events.service.ts';
@@ -68,8 +69,7 @@ export function alertModule(app: LoggerheadApp, ctx: AppContext) {
     engineRepo,
     eventsRepo,
     smsAllowance: async (tenantId) => {
-      const tenant = await raw.query<{ is_system: boolean }>('select is_system from tenants where id = $1', [tenantId]);
-      if (tenant.rows[0]?.is_system) return null;
+      if (await dispatchRepository(raw).isSystemTenant(tenantId)) return null;
       return (await ctx.packages.load(tenantId)).alert_sms ?? null;
     },
     log: app.log,

@@ -1,6 +1,7 @@
 import type { RawSql } from '../../db/client.ts';
 import type { Channel, OutgoingMessage, Transport } from '../../notify/notifier.ts';
 import type { Clock } from '../../rules/throttle.ts';
+import { outboxRepository } from './outbox.repository.ts';
 
 export interface OutboxOptions {
   raw: RawSql;
@@ -28,6 +29,7 @@ const MAX_DELAY_MS = 60 * 60_000;
  */
 export function createOutbox(opts: OutboxOptions) {
   const { raw, transports, clock, log } = opts;
+  const repo = outboxRepository(raw);
   const base = opts.baseDelayMs ?? 30_000;
   const maxAttempts = opts.maxAttempts ?? 8;
   const pollMs = opts.pollMs ?? 5000;
@@ -44,26 +46,12 @@ export function createOutbox(opts: OutboxOptions) {
   /** Sends one queued message if this copy can claim it. */
   async function attempt(id: string): Promise<'sent' | 'queued' | 'failed' | 'logged' | 'skipped'> {
     const now = clock.now();
-    const claim = await raw.query<{ push_log_id: string }>(
-      'update alert_outbox set next_at = $3 where push_log_id = $1 and next_at <= $2 returning push_log_id',
-      [id, new Date(now), new Date(now + LEASE_MS)],
-    );
-    if (!claim.rows.length) return 'skipped';
-    const { rows } = await raw.query<{
-      channel: Channel;
-      destination: string;
-      purpose: string;
-      subject: string | null;
-      text: string;
-      tenant_id: string | null;
-      attempts: number;
-    }>('select channel, destination, purpose, subject, text, tenant_id, attempts from push_logs where id = $1', [id]);
-    const m = rows[0];
+    if (!(await repo.claim(id, new Date(now), new Date(now + LEASE_MS)))) return 'skipped';
+    const m = await repo.message(id);
     if (!m) return 'skipped';
     const transport = transports[m.channel];
     if (!transport) {
-      await raw.query(`update push_logs set status = 'logged' where id = $1`, [id]);
-      await raw.query('delete from alert_outbox where push_log_id = $1', [id]);
+      await repo.markLogged(id);
       return 'logged';
     }
     const attempts = Number(m.attempts) + 1;
@@ -81,35 +69,25 @@ export function createOutbox(opts: OutboxOptions) {
       // Provider errors can echo the request; keep a short message only.
       const error = String((e as Error)?.message ?? e).slice(0, 300);
       if (attempts >= maxAttempts) {
-        await raw.query(`update push_logs set status = 'failed', attempts = $2, error = $3 where id = $1`, [id, attempts, error]);
-        await raw.query('delete from alert_outbox where push_log_id = $1', [id]);
+        await repo.markFailed(id, attempts, error);
         log.error({ pushLogId: id, channel: m.channel, attempts }, 'alert notification failed for good');
         return 'failed';
       }
       const delay = Math.min(MAX_DELAY_MS, base * 2 ** (attempts - 1));
-      await raw.query(`update push_logs set status = 'queued', attempts = $2, error = $3 where id = $1`, [id, attempts, error]);
-      await raw.query('update alert_outbox set next_at = $2 where push_log_id = $1', [id, new Date(clock.now() + delay)]);
+      await repo.retryAt(id, attempts, error, new Date(clock.now() + delay));
       log.warn({ pushLogId: id, channel: m.channel, attempts, retryInMs: delay }, 'alert notification failed, will retry');
       return 'queued';
     }
-    await raw.query(`update push_logs set status = 'sent', attempts = $2, error = null, sent_at = $3 where id = $1`, [
-      id,
-      attempts,
-      new Date(clock.now()),
-    ]);
-    await raw.query('delete from alert_outbox where push_log_id = $1', [id]);
+    await repo.markSent(id, attempts, new Date(clock.now()));
     return 'sent';
   }
 
   async function runDue(): Promise<number> {
-    const { rows } = await raw.query<{ push_log_id: string }>(
-      'select push_log_id from alert_outbox where next_at <= $1 order by next_at limit 100',
-      [new Date(clock.now())],
-    );
+    const ids = await repo.due(new Date(clock.now()));
     let n = 0;
-    for (const r of rows) {
+    for (const pushLogId of ids) {
       if (closed) break;
-      await track(attempt(r.push_log_id)).catch((err) => log.error({ err }, 'outbox attempt failed'));
+      await track(attempt(pushLogId)).catch((err) => log.error({ err }, 'outbox attempt failed'));
       n++;
     }
     return n;
@@ -130,26 +108,13 @@ export function createOutbox(opts: OutboxOptions) {
     /** Records the message as queued and sends it now (in the background); resolves with the push log id. */
     async enqueue(msg: OutgoingMessage): Promise<string> {
       const now = new Date(clock.now());
-      const id = await raw.transaction(async (tx) => {
-        const { rows } = await tx.query<{ id: string }>(
-          `insert into push_logs (tenant_id, channel, destination, purpose, subject, text, status, attempts, created_at)
-           values ($1,$2,$3,$4,$5,$6,'queued',0,$7) returning id`,
-          [msg.tenantId ?? null, msg.channel, msg.destination, msg.purpose, msg.subject ?? null, msg.text, now],
-        );
-        await tx.query('insert into alert_outbox (push_log_id, next_at) values ($1, $2)', [rows[0].id, now]);
-        return rows[0].id;
-      });
+      const id = await repo.enqueue(msg, now);
       if (!closed) void track(attempt(id)).catch((err) => log.error({ err, pushLogId: id }, 'outbox send failed'));
       return id;
     },
     /** Records a message that is not sent (e.g. over the package's SMS allowance) as failed, with the reason. */
     async refuse(msg: OutgoingMessage, reason: string): Promise<string> {
-      const { rows } = await raw.query<{ id: string }>(
-        `insert into push_logs (tenant_id, channel, destination, purpose, subject, text, status, attempts, error, created_at)
-         values ($1,$2,$3,$4,$5,$6,'failed',0,$7,$8) returning id`,
-        [msg.tenantId ?? null, msg.channel, msg.destination, msg.purpose, msg.subject ?? null, msg.text, reason, new Date(clock.now())],
-      );
-      return rows[0].id;
+      return repo.refused(msg, reason, new Date(clock.now()));
     },
     attempt: (id: string) => track(attempt(id)),
     /** Sends every message whose retry time has come; returns how many were tried. */

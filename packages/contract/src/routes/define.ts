@@ -44,6 +44,8 @@ export const DeviceParams = TenantThingParamsSchema;
 /** Something of a device: `/tenants/:tenant_id/things/:things_id/…/:id`. */
 export const DeviceIdParams = TenantThingParamsSchema.extend({ id: UuidSchema });
 export const IdParams = z.object({ id: UuidSchema });
+/** A CAN channel of a device: `/tenants/:tenant_id/things/:things_id/channels/:channel`. */
+export const DeviceChannelParams = TenantThingParamsSchema.extend({ channel: z.coerce.number().int().min(0).max(255) });
 
 type Input<S> = S extends z.ZodType ? z.input<S> : undefined;
 type Output<S> = S extends z.ZodType ? z.output<S> : undefined;

@@ -1,40 +1,15 @@
-import {
-  BackfillSchema,
-  ChannelBindingSchema,
-  ChannelBindSchema,
-  ChannelStateSchema,
-  DBC_MAX_BYTES,
-  DbcFieldsSchema,
-  DbcFilePageSchema,
-  DbcFileSchema,
-  DbcListQuerySchema,
-  DbcMessageInfoSchema,
-  DbcMessagesQuerySchema,
-  ErrorResponseSchema,
-  MappingCodes,
-  StrategyCreateSchema,
-  StrategyListQuerySchema,
-  StrategyPageSchema,
-  StrategySchema,
-  StrategyUpdateSchema,
-  TenantIdParamsSchema,
-  TenantParamsSchema,
-  TenantThingParamsSchema,
-} from '@loggerhead/contract';
+import { DBC_MAX_BYTES, DbcFieldsSchema, ErrorResponseSchema, MappingCodes, Routes } from '@loggerhead/contract';
 import type { FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import type { AppContext, LoggerheadApp } from '../../app.ts';
 import { requireAuth } from '../../lib/auth.ts';
 import { ApiError, badRequest } from '../../lib/errors.ts';
+import { route } from '../../lib/route.ts';
 import { inTenant } from '../things/things.access.ts';
 import { bindingsService } from './bindings.service.ts';
 import { mappingRepository } from './mapping.repository.ts';
 import { type DbcUpload, mappingService } from './mapping.service.ts';
 
-const Tenant = TenantParamsSchema;
-const TenantId = TenantIdParamsSchema;
-const TenantThing = TenantThingParamsSchema;
-const TenantChannel = TenantThing.extend({ channel: z.coerce.number().int().min(0).max(255) });
+const R = Routes.mapping;
 const errors = {
   400: ErrorResponseSchema,
   403: ErrorResponseSchema,
@@ -43,7 +18,7 @@ const errors = {
   413: ErrorResponseSchema,
 };
 const tags = ['mapping'];
-const base = '/v1/mapping-mgmt/tenants/:tenant_id';
+const withErrors = { tags, errors };
 
 const auth = (req: { auth: FastifyRequest['auth']; params: { tenant_id: string } }) =>
   inTenant(requireAuth(req.auth), req.params.tenant_id);
@@ -89,154 +64,53 @@ export async function mappingRoutes(app: LoggerheadApp, ctx: AppContext) {
     backfill: ctx.signals.backfill,
   });
 
-  app.get(
-    `${base}/dbc-files`,
-    {
-      config: { permission: 'mapping:dbc:query' },
-      schema: { tags, params: Tenant, querystring: DbcListQuerySchema, response: { 200: DbcFilePageSchema, ...errors } },
-    },
-    (req) => svc.listDbc(auth(req), req.query),
-  );
-  app.post(
-    `${base}/dbc-files`,
-    { config: { permission: 'mapping:dbc:create' }, schema: { tags, params: Tenant, response: { 200: DbcFileSchema, ...errors } } },
-    async (req) => {
-      const a = auth(req);
-      const { file, fields } = await readUpload(req);
-      if (!file) throw badRequest('http.400', 'Send the .dbc file as multipart field "file"', 'file');
-      return svc.createDbc(a, file, fields);
-    },
-  );
-  app.get(
-    `${base}/dbc-files/:id`,
-    { config: { permission: 'mapping:dbc:query' }, schema: { tags, params: TenantId, response: { 200: DbcFileSchema, ...errors } } },
-    (req) => svc.getDbc(auth(req), req.params.id),
-  );
-  app.put(
-    `${base}/dbc-files/:id`,
-    { config: { permission: 'mapping:dbc:update' }, schema: { tags, params: TenantId, response: { 200: DbcFileSchema, ...errors } } },
-    async (req) => {
-      const a = auth(req);
-      const { file, fields } = await readUpload(req);
-      return svc.updateDbc(a, req.params.id, file, fields);
-    },
-  );
-  app.delete(
-    `${base}/dbc-files/:id`,
-    { config: { permission: 'mapping:dbc:delete' }, schema: { tags, params: TenantId } },
-    async (req, reply) => {
-      await svc.deleteDbc(auth(req), req.params.id);
-      return reply.code(204).send();
-    },
-  );
-  app.get(
-    `${base}/dbc-files/:id/messages`,
-    {
-      config: { permission: 'mapping:dbc:query' },
-      schema: { tags, params: TenantId, querystring: DbcMessagesQuerySchema, response: { 200: z.array(DbcMessageInfoSchema), ...errors } },
-    },
-    (req) => svc.messages(auth(req), req.params.id, req.query.keyword),
-  );
-  app.get(
-    `${base}/dbc-files/:id/content`,
-    { config: { permission: 'mapping:dbc:query' }, schema: { tags, params: TenantId } },
-    async (req, reply) => {
-      const f = await svc.content(auth(req), req.params.id);
-      return reply
-        .header('content-type', 'application/octet-stream')
-        .header('content-disposition', `attachment; filename="${f.file_name.replace(/[^\w.-]/g, '_')}"`)
-        .send(f.content);
-    },
-  );
+  route(app, R.dbcFiles, withErrors, (req) => svc.listDbc(auth(req), req.query));
+  route(app, R.uploadDbc, withErrors, async (req) => {
+    const a = auth(req);
+    const { file, fields } = await readUpload(req);
+    if (!file) throw badRequest('http.400', 'Send the .dbc file as multipart field "file"', 'file');
+    return svc.createDbc(a, file, fields);
+  });
+  route(app, R.dbcFile, withErrors, (req) => svc.getDbc(auth(req), req.params.id));
+  route(app, R.updateDbc, withErrors, async (req) => {
+    const a = auth(req);
+    const { file, fields } = await readUpload(req);
+    return svc.updateDbc(a, req.params.id, file, fields);
+  });
+  route(app, R.removeDbc, { tags }, async (req, reply) => {
+    await svc.deleteDbc(auth(req), req.params.id);
+    return reply.code(204).send();
+  });
+  route(app, R.dbcMessages, withErrors, (req) => svc.messages(auth(req), req.params.id, req.query.keyword));
+  route(app, R.dbcContent, { tags }, async (req, reply) => {
+    const f = await svc.content(auth(req), req.params.id);
+    return reply
+      .header('content-type', 'application/octet-stream')
+      .header('content-disposition', `attachment; filename="${f.file_name.replace(/[^\w.-]/g, '_')}"`)
+      .send(f.content);
+  });
 
-  app.get(
-    `${base}/signal-strategies`,
-    {
-      config: { permission: 'mapping:dbc:query' },
-      schema: { tags, params: Tenant, querystring: StrategyListQuerySchema, response: { 200: StrategyPageSchema, ...errors } },
-    },
-    (req) => svc.listStrategies(auth(req), req.query),
-  );
-  app.post(
-    `${base}/signal-strategies`,
-    {
-      config: { permission: 'mapping:dbc:create' },
-      schema: { tags, params: Tenant, body: StrategyCreateSchema, response: { 200: StrategySchema, ...errors } },
-    },
-    (req) => svc.createStrategy(auth(req), req.body),
-  );
-  app.get(
-    `${base}/signal-strategies/:id`,
-    { config: { permission: 'mapping:dbc:query' }, schema: { tags, params: TenantId, response: { 200: StrategySchema, ...errors } } },
-    (req) => svc.getStrategy(auth(req), req.params.id),
-  );
-  app.put(
-    `${base}/signal-strategies/:id`,
-    {
-      config: { permission: 'mapping:dbc:update' },
-      schema: { tags, params: TenantId, body: StrategyUpdateSchema, response: { 200: StrategySchema, ...errors } },
-    },
-    (req) => svc.updateStrategy(auth(req), req.params.id, req.body),
-  );
-  app.delete(
-    `${base}/signal-strategies/:id`,
-    { config: { permission: 'mapping:dbc:delete' }, schema: { tags, params: TenantId } },
-    async (req, reply) => {
-      await svc.deleteStrategy(auth(req), req.params.id);
-      return reply.code(204).send();
-    },
-  );
+  route(app, R.strategies, withErrors, (req) => svc.listStrategies(auth(req), req.query));
+  route(app, R.createStrategy, withErrors, (req) => svc.createStrategy(auth(req), req.body));
+  route(app, R.strategy, withErrors, (req) => svc.getStrategy(auth(req), req.params.id));
+  route(app, R.updateStrategy, withErrors, (req) => svc.updateStrategy(auth(req), req.params.id, req.body));
+  route(app, R.removeStrategy, { tags }, async (req, reply) => {
+    await svc.deleteStrategy(auth(req), req.params.id);
+    return reply.code(204).send();
+  });
 
-  app.get(
-    `${base}/things/:things_id/dbc-bindings`,
-    {
-      config: { permission: 'mapping:dbc:query' },
-      schema: { tags, params: TenantThing, response: { 200: z.array(ChannelBindingSchema), ...errors } },
-    },
-    (req) => bindings.list(auth(req), req.params.things_id),
+  route(app, R.bindings, withErrors, (req) => bindings.list(auth(req), req.params.things_id));
+  route(app, R.binding, withErrors, (req) => bindings.get(auth(req), req.params.things_id, req.params.channel));
+  route(app, R.bind, withErrors, (req) => bindings.bind(auth(req), req.params.things_id, req.params.channel, req.body));
+  route(app, R.setState, withErrors, (req) =>
+    bindings.setState(auth(req), req.params.things_id, req.params.channel, req.body.state, req.body.backfill),
   );
-  const binding = `${base}/things/:things_id/channels/:channel/dbc-binding`;
-  app.get(
-    binding,
-    {
-      config: { permission: 'mapping:dbc:query' },
-      schema: { tags, params: TenantChannel, response: { 200: ChannelBindingSchema, ...errors } },
-    },
-    (req) => bindings.get(auth(req), req.params.things_id, req.params.channel),
-  );
-  app.put(
-    binding,
-    {
-      config: { permission: 'mapping:dbc:bind' },
-      schema: { tags, params: TenantChannel, body: ChannelBindSchema, response: { 200: ChannelBindingSchema, ...errors } },
-    },
-    (req) => bindings.bind(auth(req), req.params.things_id, req.params.channel, req.body),
-  );
-  app.put(
-    `${binding}/state`,
-    {
-      config: { permission: 'mapping:dbc:updateStatus' },
-      schema: { tags, params: TenantChannel, body: ChannelStateSchema, response: { 200: ChannelBindingSchema, ...errors } },
-    },
-    (req) => bindings.setState(auth(req), req.params.things_id, req.params.channel, req.body.state, req.body.backfill),
-  );
-  app.get(
-    `${binding}/backfill`,
-    {
-      config: { permission: 'mapping:dbc:query' },
-      schema: { tags, params: TenantChannel, response: { 200: BackfillSchema.nullable(), ...errors } },
-    },
-    (req) => bindings.backfill(auth(req), req.params.things_id, req.params.channel),
-  );
-  app.delete(
-    `${binding}/backfill`,
-    { config: { permission: 'mapping:dbc:updateStatus' }, schema: { tags, params: TenantChannel } },
-    async (req, reply) => {
-      await bindings.stopBackfill(auth(req), req.params.things_id, req.params.channel);
-      return reply.code(204).send();
-    },
-  );
-  app.delete(binding, { config: { permission: 'mapping:dbc:unbind' }, schema: { tags, params: TenantChannel } }, async (req, reply) => {
+  route(app, R.backfill, withErrors, (req) => bindings.backfill(auth(req), req.params.things_id, req.params.channel));
+  route(app, R.stopBackfill, { tags }, async (req, reply) => {
+    await bindings.stopBackfill(auth(req), req.params.things_id, req.params.channel);
+    return reply.code(204).send();
+  });
+  route(app, R.unbind, { tags }, async (req, reply) => {
     await bindings.unbind(auth(req), req.params.things_id, req.params.channel);
     return reply.code(204).send();
   });

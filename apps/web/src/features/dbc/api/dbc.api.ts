@@ -1,35 +1,18 @@
-import type {
-  Backfill,
-  BackfillRange,
-  ChannelBind,
-  ChannelBinding,
-  DbcFile,
-  DbcFilePageSchema,
-  DbcMessageInfo,
-  ParsingState,
-  Strategy,
-  StrategyCreate,
-  StrategyPageSchema,
-  StrategyUpdate,
-} from '@loggerhead/contract/schemas/dbc.ts';
-import type { z } from 'zod';
-import { api } from '../../../api/client.ts';
+import { type RouteBody, type RouteResponse, Routes, routePath } from '@loggerhead/contract/routes/index.ts';
+import type { BackfillRange, ParsingState } from '@loggerhead/contract/schemas/dbc.ts';
+import { api, call } from '../../../api/client.ts';
 import { fetchFile } from '../../../components/data-view/file-download.ts';
 
-export type DbcFilePage = z.infer<typeof DbcFilePageSchema>;
-export type StrategyPage = z.infer<typeof StrategyPageSchema>;
+const R = Routes.mapping;
+
+export type DbcFilePage = RouteResponse<typeof R.dbcFiles>;
+export type StrategyPage = RouteResponse<typeof R.strategies>;
 
 export interface ListQuery {
   current_page: number;
   page_size: number;
   keyword?: string;
 }
-
-const mapping = (tenantId: string) => `/mapping-mgmt/tenants/${encodeURIComponent(tenantId)}`;
-const one = (tenantId: string, kind: 'dbc-files' | 'signal-strategies', id: string) =>
-  `${mapping(tenantId)}/${kind}/${encodeURIComponent(id)}`;
-const bindingPath = (tenantId: string, thingsId: string, channel: number) =>
-  `${mapping(tenantId)}/things/${encodeURIComponent(thingsId)}/channels/${channel}/dbc-binding`;
 
 /** The multipart body of an upload or a replacement: the `.dbc` file and its form fields. */
 function dbcForm(file: File | null, fields: { name?: string; protocol?: number }): FormData {
@@ -44,50 +27,41 @@ function dbcForm(file: File | null, fields: { name?: string; protocol?: number }
 /** DBC files, signal strategies and channel bindings (mapping service, spec §7). */
 export const dbcApi = {
   list: (tenantId: string, q: ListQuery, signal?: AbortSignal) =>
-    api.get<DbcFilePage>(`${mapping(tenantId)}/dbc-files`, { signal, query: { ...q }, permission: 'mapping:dbc:query' }),
-  get: (tenantId: string, id: string, signal?: AbortSignal) =>
-    api.get<DbcFile>(one(tenantId, 'dbc-files', id), { signal, permission: 'mapping:dbc:query' }),
+    call(R.dbcFiles, { params: { tenant_id: tenantId }, query: { ...q }, signal }),
+  get: (tenantId: string, id: string, signal?: AbortSignal) => call(R.dbcFile, { params: { tenant_id: tenantId, id }, signal }),
   upload: (tenantId: string, file: File, fields: { name?: string; protocol?: number }) =>
-    api.post<DbcFile>(`${mapping(tenantId)}/dbc-files`, dbcForm(file, fields), { permission: 'mapping:dbc:create' }),
+    call(R.uploadDbc, { params: { tenant_id: tenantId }, body: dbcForm(file, fields) }),
   /** Replaces the file and/or changes name and protocol. */
   update: (tenantId: string, id: string, file: File | null, fields: { name?: string; protocol?: number }) =>
-    api.put<DbcFile>(one(tenantId, 'dbc-files', id), dbcForm(file, fields), { permission: 'mapping:dbc:update' }),
-  remove: (tenantId: string, id: string) => api.delete<void>(one(tenantId, 'dbc-files', id), { permission: 'mapping:dbc:delete' }),
-  messages: (tenantId: string, id: string, signal?: AbortSignal) =>
-    api.get<DbcMessageInfo[]>(`${one(tenantId, 'dbc-files', id)}/messages`, { signal, permission: 'mapping:dbc:query' }),
+    call(R.updateDbc, { params: { tenant_id: tenantId, id }, body: dbcForm(file, fields) }),
+  remove: (tenantId: string, id: string) => call(R.removeDbc, { params: { tenant_id: tenantId, id } }),
+  messages: (tenantId: string, id: string, signal?: AbortSignal) => call(R.dbcMessages, { params: { tenant_id: tenantId, id }, signal }),
   content: (tenantId: string, id: string, fallbackName: string) =>
-    fetchFile(`${one(tenantId, 'dbc-files', id)}/content`, { permission: 'mapping:dbc:query', fallbackName }),
+    fetchFile(routePath(R.dbcContent, { tenant_id: tenantId, id }), { permission: R.dbcContent.permission, fallbackName }),
 
   strategies: (tenantId: string, q: ListQuery & { dbc_id?: string }, signal?: AbortSignal) =>
-    api.get<StrategyPage>(`${mapping(tenantId)}/signal-strategies`, { signal, query: { ...q }, permission: 'mapping:dbc:query' }),
-  strategy: (tenantId: string, id: string, signal?: AbortSignal) =>
-    api.get<Strategy>(one(tenantId, 'signal-strategies', id), { signal, permission: 'mapping:dbc:query' }),
-  createStrategy: (tenantId: string, body: StrategyCreate) =>
-    api.post<Strategy>(`${mapping(tenantId)}/signal-strategies`, body, { permission: 'mapping:dbc:create' }),
-  updateStrategy: (tenantId: string, id: string, body: StrategyUpdate) =>
-    api.put<Strategy>(one(tenantId, 'signal-strategies', id), body, { permission: 'mapping:dbc:update' }),
-  removeStrategy: (tenantId: string, id: string) =>
-    api.delete<void>(one(tenantId, 'signal-strategies', id), { permission: 'mapping:dbc:delete' }),
+    call(R.strategies, { params: { tenant_id: tenantId }, query: { ...q }, signal }),
+  strategy: (tenantId: string, id: string, signal?: AbortSignal) => call(R.strategy, { params: { tenant_id: tenantId, id }, signal }),
+  createStrategy: (tenantId: string, body: RouteBody<typeof R.createStrategy>) =>
+    call(R.createStrategy, { params: { tenant_id: tenantId }, body }),
+  updateStrategy: (tenantId: string, id: string, body: RouteBody<typeof R.updateStrategy>) =>
+    call(R.updateStrategy, { params: { tenant_id: tenantId, id }, body }),
+  removeStrategy: (tenantId: string, id: string) => call(R.removeStrategy, { params: { tenant_id: tenantId, id } }),
 
   bindings: (tenantId: string, thingsId: string, signal?: AbortSignal) =>
-    api.get<ChannelBinding[]>(`${mapping(tenantId)}/things/${encodeURIComponent(thingsId)}/dbc-bindings`, {
-      signal,
-      permission: 'mapping:dbc:query',
-    }),
-  bind: (tenantId: string, thingsId: string, channel: number, body: ChannelBind) =>
-    api.put<ChannelBinding>(bindingPath(tenantId, thingsId, channel), body, { permission: 'mapping:dbc:bind' }),
+    call(R.bindings, { params: { tenant_id: tenantId, things_id: thingsId }, signal }),
+  bind: (tenantId: string, thingsId: string, channel: number, body: RouteBody<typeof R.bind>) =>
+    call(R.bind, { params: { tenant_id: tenantId, things_id: thingsId, channel }, body }),
   /** Start or pause; a start may back-fill the channel's stored frames of a range. */
   setState: (tenantId: string, thingsId: string, channel: number, state: ParsingState, backfill?: BackfillRange) =>
-    api.put<ChannelBinding>(`${bindingPath(tenantId, thingsId, channel)}/state`, backfill ? { state, backfill } : { state }, {
-      permission: 'mapping:dbc:updateStatus',
-    }),
+    call(R.setState, { params: { tenant_id: tenantId, things_id: thingsId, channel }, body: backfill ? { state, backfill } : { state } }),
   /** The channel's newest back-fill task, or null. */
   backfill: (tenantId: string, thingsId: string, channel: number, signal?: AbortSignal) =>
-    api.get<Backfill | null>(`${bindingPath(tenantId, thingsId, channel)}/backfill`, { signal, permission: 'mapping:dbc:query' }),
+    call(R.backfill, { params: { tenant_id: tenantId, things_id: thingsId, channel }, signal }),
   stopBackfill: (tenantId: string, thingsId: string, channel: number) =>
-    api.delete<void>(`${bindingPath(tenantId, thingsId, channel)}/backfill`, { permission: 'mapping:dbc:updateStatus' }),
+    call(R.stopBackfill, { params: { tenant_id: tenantId, things_id: thingsId, channel } }),
   unbind: (tenantId: string, thingsId: string, channel: number) =>
-    api.delete<void>(bindingPath(tenantId, thingsId, channel), { permission: 'mapping:dbc:unbind' }),
+    call(R.unbind, { params: { tenant_id: tenantId, things_id: thingsId, channel } }),
 };
 
 /** Per-user saved choices (user-self config, spec §3 "key/value"), e.g. a device's real-time curves. */

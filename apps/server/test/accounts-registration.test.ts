@@ -1,4 +1,4 @@
-import { AuthCodes } from '@loggerhead/contract';
+import { type ErrorCode, ErrorCodes } from '@loggerhead/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activeTenant, mobile, register, sendAndRead } from './accounts.factory.ts';
 import { createTestApp, loginAdmin, type TestApp } from './helper.ts';
@@ -34,7 +34,7 @@ describe('registration field checks (spec §8 codes)', () => {
       password: '006',
       confirmPassword: '012',
     });
-    for (const e of errors(body)) expect(e.message).toBe(AuthCodes[e.code as keyof typeof AuthCodes]);
+    for (const e of errors(body)) expect(e.message).toBe(ErrorCodes[e.code as ErrorCode].message);
   });
 
   it('answers format rules: 004, 008, 005, 010, 011, 015, 021, 014', async () => {

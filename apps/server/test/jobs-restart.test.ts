@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { downTopic, upTopic } from '@loggerhead/can/protocol/topics.ts';
-import { KnownCodes } from '@loggerhead/contract';
+import { ErrorCodes } from '@loggerhead/contract';
 import type { MqttClient } from 'mqtt';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/client.ts';
@@ -16,7 +16,7 @@ import { bind, ingestFrames, rampFrame, testDbc } from './signals.fixtures.ts';
 import { makeDevice, makeTenant, PASSWORD, publicType, type TenantFixture } from './things.fixtures.ts';
 
 /** What a job killed with its server ends as (the console shows the reason in the user's language). */
-const REASON = KnownCodes['job.interrupted'];
+const REASON = ErrorCodes['job.interrupted'].message;
 // Two hours ago on the hour (µs): inside every retention rule.
 const T0 = (Math.floor(Date.now() / 3_600_000) - 2) * 3_600_000_000;
 const DAY_MS = 86_400_000;

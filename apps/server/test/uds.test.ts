@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { KnownCodes } from '@loggerhead/contract';
+import { negativeResponse, Sid } from '@loggerhead/can/uds/uds.ts';
+import { ErrorCodes } from '@loggerhead/contract';
 import { SimulatedEcu } from '@loggerhead/simulator/ecu-sim.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { multipart, remoteDevice, waitFor } from './command.helpers.ts';
@@ -123,6 +124,36 @@ describe.skipIf(!!process.env.TEST_MQTT_URL)('UDS diagnosis and ECU upgrade thro
     }
   });
 
+  it("an ECU's negative answer to a DTC read or clear is a 422 naming its NRC, and nothing is cleared", async () => {
+    const { d, sim } = await remoteDevice(t, tenant);
+    const ecu = simEcu();
+    // This ECU refuses to clear the DTC group asked for, and to report DTCs in its current state.
+    const answer = ecu.handle.bind(ecu);
+    ecu.handle = (req) =>
+      req[0] === Sid.clearDtc
+        ? [negativeResponse(Sid.clearDtc, 0x31)]
+        : req[0] === Sid.readDtc
+          ? [negativeResponse(Sid.readDtc, 0x22)]
+          : answer(req);
+    sim.uds.ecus.push(ecu);
+    await sim.connect();
+    try {
+      const clear = await post(d.id, '/uds/dtcs/clear', { transport: { ecu_id: ecuId }, group: 0x0a8013 });
+      expect(clear.statusCode).toBe(422);
+      expect(clear.json()).toEqual({
+        code: 'uds.negative-response',
+        message: 'The ECU refused: requestOutOfRange',
+        details: { nrc: 0x31, name: 'requestOutOfRange' },
+      });
+      expect(ecu.dtcs).toHaveLength(3);
+      const read = await post(d.id, '/uds/dtcs/read', { transport: { ecu_id: ecuId }, status_mask: 0x09 });
+      expect(read.statusCode).toBe(422);
+      expect(read.json()).toMatchObject({ code: 'uds.negative-response', details: { nrc: 0x22, name: 'conditionsNotCorrect' } });
+    } finally {
+      await sim.close();
+    }
+  });
+
   it('flashes an ECU image that the simulated ECU verifies; a wrong unlock file fails at the key step', async () => {
     const { d, sim } = await remoteDevice(t, tenant);
     const ecu = simEcu();
@@ -203,7 +234,7 @@ describe.skipIf(!!process.env.TEST_MQTT_URL)('UDS diagnosis and ECU upgrade thro
       (x) => x.state !== 'running',
       10_000,
     );
-    expect(j).toMatchObject({ state: 'failed', step: 'transfer', reason: KnownCodes['job.interrupted'] });
+    expect(j).toMatchObject({ state: 'failed', step: 'transfer', reason: ErrorCodes['job.interrupted'].message });
   });
 
   it('CAN FD on a logger without it is refused; read-only sub-users cannot diagnose or flash', async () => {

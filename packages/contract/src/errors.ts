@@ -1,3 +1,5 @@
+import { MAX_PANEL_SIGNALS, MAX_PANELS } from './schemas/dashboard.ts';
+
 /**
  * The error contract of spec §8. Every error body the server sends is
  * `{code, message}` (or an array of them where several fields fail at once).
@@ -14,80 +16,213 @@ export interface ErrorBody {
 
 export type ErrorResponse = ErrorBody | ErrorBody[];
 
-/** Login and registration codes of spec §8, with their default (English) text. */
-export const AuthCodes = {
-  '001': 'Please enter the username or the area code and phone number',
-  '002': 'Please enter the mobile number',
-  '003': 'Login name must be 2-65 characters of letters, digits, underscore or @',
-  '004': 'Wrong number of mobile digits',
-  '005': 'Password must be 8-16 characters, no Chinese characters and no spaces',
-  '006': 'Please enter the password',
-  '007': 'This mobile number is already registered',
-  '008': 'Username must be 2-20 letters, digits or underscore and not start with a digit',
-  '009': 'This username already exists',
-  '010': 'Password needs at least two of: upper-case, lower-case, digits, special characters',
-  '011': 'The two passwords differ',
-  '012': 'Please confirm the password',
-  '013': 'Please enter the username',
-  '014': 'Please enter the 6-digit code',
-  '015': 'Wrong e-mail format',
-  '016': 'This e-mail is already registered',
-  '017': 'Please enter the e-mail',
-  '018': 'Phone verification code invalid or expired, please get a new one',
-  '019': 'E-mail verification code invalid or expired, please get a new one',
-  '020': 'Invalid merchant ID',
-  '021': 'Please enter the 6-digit code',
-  '022': 'Please enter the login password',
-  'iot-http.409': 'Account conflict, please contact the administrator',
-} as const;
+/** What the registry knows of a code: its default (English) text and, where it never varies, its HTTP status. */
+export interface ErrorEntry {
+  message: string;
+  status?: number;
+}
 
-/** Other codes named by the spec, with their default text. */
-export const KnownCodes = {
-  'iot-tenant.10016': 'This account has not been reviewed yet',
-  'can-dtu.10005': 'Fault code file does not exist',
-  'connection.10000': 'Connection name already exists',
-  'iot-things.999991': 'Failed to count devices under the device type',
-  'can-dtu-10011': 'Fault code file is in use',
-  'can-dtu-10012': 'Name already used',
-  'auth.bad-credentials': 'Username or password incorrect',
-  'auth.bad-code': 'Code incorrect',
-  'auth.phone-not-registered': 'Phone number not registered',
-  'auth.locked': 'Too many failed logins with this name: try again in a few minutes',
-  'auth.session-expired': 'The session has ended, please log in again',
-  'auth.access-withdrawn': 'Access withdrawn: the account, its rights or devices, or its tenant changed',
-  'quota.limit-reached': 'Limit reached, go to the user centre to upgrade',
-  'things.duplicate-id': 'A device with this ID already exists',
-  'things.invalid-id': 'Device ID must be 20 upper-case hexadecimal characters',
-  'things.offline': 'Device offline, cannot upgrade',
-  'things.busy': 'Repeated operation: wait until the running upgrade finishes',
-  'data.over-10000': 'Data over 10000 entries needs a more precise query',
-  'uds.canfd-not-supported': 'CAN FD is not supported in UDS on this device',
-  'rate.limited': 'Too many requests, try again later',
-  'code.too-soon': 'A code was sent less than 60 seconds ago',
-  'auth.password-error': 'Password error',
-  'oidc.disabled': 'Third-party login is not configured',
-  'oidc.not-linked':
-    'This third-party account is not linked to any account: log in with your password and link it in the user centre first',
-  'oidc.already-linked': 'This third-party account is already linked to another account',
-  'oidc.expired': 'The third-party login took too long or was already used, please try again',
-  'oidc.failed': 'The third-party login failed, please try again',
-  'register.merchant-closed': 'Merchant registration is closed, please contact us by e-mail',
-  'notify.failed': 'The message could not be sent, please try again later',
-  saveMax: 'At most 30 columns can be chosen',
-  'things.invalid-vin': 'VIN must be 17 characters of digits and letters except I, O and Q',
-  'things.duplicate-vin': 'A vehicle with this VIN already exists',
-  'things.unknown-type': 'Unknown device type',
-  'things.bad-channel': 'The device has no such CAN channel',
-  'data.bad-range': 'The end time must be after the begin time',
-  'data.bad-format': 'The file is not a supported log (candump -L, Vector ASC, BLF, PEAK TRC or ASAM MF4, also gzip-compressed)',
-  'data.not-ready': 'The export is not finished yet',
-  'data.export-limit': 'The experience account exports at most one hour of data at a time: choose a shorter range',
-  'data.export-busy': 'An export of yours is still running: wait for it or cancel it',
+/**
+ * The one registry of error codes (spec §8 and the console's own): every code the server sends,
+ * with its default English text and, where fixed, its HTTP status. A throw site may pass a more
+ * specific message; the web translates every code here into zh and en.
+ */
+export const ErrorCodes = {
+  // Login and registration (spec §8)
+  '001': { message: 'Please enter the username or the area code and phone number', status: 400 },
+  '002': { message: 'Please enter the mobile number', status: 400 },
+  '003': { message: 'Login name must be 2-65 characters of letters, digits, underscore or @', status: 400 },
+  '004': { message: 'Wrong number of mobile digits' },
+  '005': { message: 'Password must be 8-16 characters, no Chinese characters and no spaces' },
+  '006': { message: 'Please enter the password' },
+  '007': { message: 'This mobile number is already registered' },
+  '008': { message: 'Username must be 2-20 letters, digits or underscore and not start with a digit' },
+  '009': { message: 'This username already exists', status: 409 },
+  '010': { message: 'Password needs at least two of: upper-case, lower-case, digits, special characters' },
+  '011': { message: 'The two passwords differ' },
+  '012': { message: 'Please confirm the password' },
+  '013': { message: 'Please enter the username' },
+  '014': { message: 'Please enter the 6-digit code', status: 400 },
+  '015': { message: 'Wrong e-mail format' },
+  '016': { message: 'This e-mail is already registered' },
+  '017': { message: 'Please enter the e-mail' },
+  '018': { message: 'Phone verification code invalid or expired, please get a new one', status: 400 },
+  '019': { message: 'E-mail verification code invalid or expired, please get a new one', status: 400 },
+  '020': { message: 'Invalid merchant ID' },
+  '021': { message: 'Please enter the 6-digit code' },
+  '022': { message: 'Please enter the login password', status: 400 },
+  'iot-http.409': { message: 'Account conflict, please contact the administrator', status: 409 },
+  // Other codes named by the spec, and sign-in, devices, data
+  'iot-tenant.10016': { message: 'This account has not been reviewed yet', status: 403 },
+  'can-dtu.10005': { message: 'Fault code file does not exist', status: 404 },
+  'connection.10000': { message: 'Connection name already exists' },
+  'iot-things.999991': { message: 'Failed to count devices under the device type' },
+  'can-dtu-10011': { message: 'Fault code file is in use', status: 409 },
+  'can-dtu-10012': { message: 'Name already used', status: 409 },
+  'auth.bad-credentials': { message: 'Username or password incorrect', status: 401 },
+  'auth.bad-code': { message: 'Code incorrect', status: 401 },
+  'auth.phone-not-registered': { message: 'Phone number not registered' },
+  'auth.locked': { message: 'Too many failed logins with this name: try again in a few minutes', status: 423 },
+  'auth.session-expired': { message: 'The session has ended, please log in again' },
+  'auth.access-withdrawn': { message: 'Access withdrawn: the account, its rights or devices, or its tenant changed' },
+  'quota.limit-reached': { message: 'Limit reached, go to the user centre to upgrade', status: 403 },
+  'things.duplicate-id': { message: 'A device with this ID already exists', status: 409 },
+  'things.invalid-id': { message: 'Device ID must be 20 upper-case hexadecimal characters', status: 400 },
+  'things.offline': { message: 'Device offline, cannot upgrade' },
+  'things.busy': { message: 'Repeated operation: wait until the running upgrade finishes' },
+  'data.over-10000': { message: 'Data over 10000 entries needs a more precise query', status: 400 },
+  'uds.canfd-not-supported': { message: 'CAN FD is not supported in UDS on this device', status: 400 },
+  'rate.limited': { message: 'Too many requests, try again later', status: 429 },
+  'code.too-soon': { message: 'A code was sent less than 60 seconds ago', status: 429 },
+  'auth.password-error': { message: 'Password error', status: 400 },
+  'oidc.disabled': { message: 'Third-party login is not configured', status: 404 },
+  'oidc.not-linked': {
+    message: 'This third-party account is not linked to any account: log in with your password and link it in the user centre first',
+  },
+  'oidc.already-linked': { message: 'This third-party account is already linked to another account' },
+  'oidc.expired': { message: 'The third-party login took too long or was already used, please try again' },
+  'oidc.failed': { message: 'The third-party login failed, please try again', status: 502 },
+  'register.merchant-closed': { message: 'Merchant registration is closed, please contact us by e-mail', status: 403 },
+  'notify.failed': { message: 'The message could not be sent, please try again later', status: 503 },
+  saveMax: { message: 'At most 30 columns can be chosen', status: 400 },
+  'things.invalid-vin': { message: 'VIN must be 17 characters of digits and letters except I, O and Q', status: 400 },
+  'things.duplicate-vin': { message: 'A vehicle with this VIN already exists', status: 409 },
+  'things.unknown-type': { message: 'Unknown device type', status: 400 },
+  'things.bad-channel': { message: 'The device has no such CAN channel', status: 400 },
+  'data.bad-range': { message: 'The end time must be after the begin time', status: 400 },
+  'data.bad-format': {
+    message: 'The file is not a supported log (candump -L, Vector ASC, BLF, PEAK TRC or ASAM MF4, also gzip-compressed)',
+    status: 400,
+  },
+  'data.not-ready': { message: 'The export is not finished yet', status: 409 },
+  'data.export-limit': {
+    message: 'The experience account exports at most one hour of data at a time: choose a shorter range',
+    status: 400,
+  },
+  'data.export-busy': { message: 'An export of yours is still running: wait for it or cancel it', status: 409 },
   /** A long-running job (export, recall, upgrade, ECU flash…) whose server stopped while it ran. */
-  'job.interrupted': 'Interrupted by a server restart',
-} as const;
+  'job.interrupted': { message: 'Interrupted by a server restart' },
+  // HTTP statuses
+  'http.400': { message: 'Bad request', status: 400 },
+  'http.401': { message: 'Not signed in or the session has expired', status: 401 },
+  'http.403': { message: 'Not allowed to access', status: 403 },
+  'http.404': { message: 'Not found', status: 404 },
+  'http.409': { message: 'Conflict', status: 409 },
+  'http.413': { message: 'Payload too large', status: 413 },
+  'http.415': { message: 'Unsupported media type', status: 415 },
+  'http.422': { message: 'Unprocessable entity', status: 422 },
+  'http.429': { message: 'Too many requests', status: 429 },
+  'http.500': { message: 'Internal server error', status: 500 },
+  'http.503': { message: 'Service unavailable', status: 503 },
+  // Commands and configuration files
+  'command.invalid-params': { message: 'Invalid command parameters', status: 400 },
+  'command.not-cancellable': { message: 'Only a queued command can be cancelled', status: 409 },
+  'command.no-response': { message: 'The device did not answer in time', status: 504 },
+  'config.device-refused': { message: 'The device refused the configuration', status: 400 },
+  'config.file-too-large': { message: 'A configuration file is at most 10 MB', status: 413 },
+  'config.bad-file': { message: 'The configuration file is not valid JSON', status: 400 },
+  'config.none': { message: 'No configuration known for this device yet' },
+  // File recall
+  'recall.001': { message: 'File information is empty' },
+  'recall.002': { message: 'No URL and no part information for this file yet', status: 404 },
+  'recall.timeout.002': { message: 'The recall command could not be sent' },
+  'recall.timeout.003': { message: 'The device did not answer in time' },
+  'recall.timeout.004': { message: 'Polling the recall failed' },
+  'recall.empty-file': { message: 'A file of size 0 cannot be recalled or deleted', status: 400 },
+  'recall.batch-too-large': { message: 'Too many files in one batch recall for the package', status: 400 },
+  'recall.bad-upload': { message: 'Upload part out of order', status: 409 },
+  // DBC files, signal strategies, bindings
+  'mapping.dbc-invalid': { message: 'The DBC file could not be parsed', status: 400 },
+  'mapping.dbc-type': { message: 'Only .dbc files are accepted', status: 400 },
+  'mapping.dbc-too-large': { message: 'The DBC file is larger than 10 MB', status: 413 },
+  'mapping.dbc-name-used': { message: 'A DBC file with this name already exists', status: 409 },
+  'mapping.dbc-in-use': { message: 'The DBC file is bound to a device channel', status: 409 },
+  'mapping.strategy-name-used': { message: 'A signal strategy with this name already exists', status: 409 },
+  'mapping.strategy-in-use': { message: 'The signal strategy is bound to a device channel', status: 409 },
+  'mapping.unknown-signal': { message: 'The DBC file has no such message or signal' },
+  'mapping.not-bound': { message: 'The channel is not bound to a DBC file', status: 404 },
+  'mapping.backfill-running': { message: 'Stored frames of this channel are already being decoded', status: 409 },
+  'mapping.backfill-range': { message: 'The back-fill range must start before it ends, and before now', status: 400 },
+  'mapping.backfill-none': { message: 'No back-fill of this channel is running', status: 404 },
+  // Packages, capacity, quick delete
+  'capacity.below-current': { message: 'A requested value may not be below the current package' },
+  'capacity.unchanged': { message: 'The request asks for nothing beyond the current package', status: 400 },
+  'package.quick-delete-list-too-long': { message: 'More quick-delete devices than the package allows', status: 400 },
+  'quick-delete.not-listed': {
+    message: "Quick delete is only for the devices of the package's quick-delete list; go to the user centre to change it",
+    status: 403,
+  },
+  'quick-delete.bad-range': { message: 'The start of the time range must be before its end', status: 400 },
+  // Work orders
+  'workorder.bad-transition': { message: 'This status change is not possible from the current status', status: 409 },
+  'workorder.not-allowed': { message: 'This status change is made by the other side of the work order', status: 403 },
+  'workorder.too-many-images': { message: 'At most 5 images per work order' },
+  'workorder.image-invalid': { message: 'Only PNG, JPEG, GIF or WebP images are accepted', status: 415 },
+  'workorder.image-too-large': { message: 'An image may be at most 2 MB', status: 413 },
+  'workorder.image-unknown': { message: 'Image not found or already attached to another work order', status: 400 },
+  'workorder.not-capacity': { message: 'Only a capacity request can be applied to the package', status: 400 },
+  'workorder.already-applied': { message: 'This capacity request has already been applied', status: 409 },
+  // Trigger rules and e-fences
+  'alert.name-used': { message: 'Repeated rule name: a trigger rule with this name already exists', status: 409 },
+  'alert.user-limit': { message: 'User limit: at most 20 trigger rules per user' },
+  'alert.system-limit': { message: 'System limit: the package allows no more trigger rules' },
+  'alert.rule-enabled': { message: 'Disable the trigger rule before deleting it', status: 409 },
+  'alert.not-bound': { message: 'The CAN channel must be bound to a DBC file for a DBC signal rule', status: 400 },
+  'alert.unknown-signal': { message: 'The bound DBC file has no such message or signal', status: 400 },
+  'alert.unknown-fence': { message: 'E-fence not found', status: 404 },
+  'alert.fence-not-bound': { message: 'The e-fence is not bound to this device', status: 400 },
+  'alert.bad-rule': { message: 'The trigger rule is not valid' },
+  'fence.name-used': { message: 'An e-fence with this name already exists', status: 409 },
+  'fence.in-use': { message: 'The e-fence is used by trigger rules', status: 409 },
+  // Dashboards
+  'dashboard.not-found': { message: 'Dashboard not found', status: 404 },
+  'dashboard.panel-limit': { message: `A dashboard holds at most ${MAX_PANELS} panels`, status: 409 },
+  'dashboard.signal-count': {
+    message: `A line panel shows 1 to ${MAX_PANEL_SIGNALS} signals, a number or gauge panel exactly 1`,
+    status: 400,
+  },
+  'dashboard.duplicate-signal': { message: 'A signal is listed twice', status: 400 },
+  'dashboard.not-bound': { message: 'The channel is not bound to a DBC file', status: 400 },
+  'dashboard.unknown-signal': { message: 'The DBC bound to the channel has no such signal', status: 400 },
+  'dashboard.bad-order': { message: 'The order must list panels of this dashboard, each once', status: 400 },
+  // ECUs
+  'ecu.bad-file': { message: 'The file could not be read', status: 400 },
+  'ecu.no-firmware': { message: 'The ECU has no firmware package', status: 400 },
+  'ecu.no-unlock': { message: 'The ECU has no unlock file', status: 400 },
+  // Device-type data groups
+  'device-type.group-name-taken': { message: 'A data group of this name already exists in the device type', status: 409 },
+  'device-type.field-name-taken': { message: 'A field of this name already exists in the data group', status: 409 },
+  'device-type.too-many': { message: 'Too many data groups or fields', status: 400 },
+  // Firmware
+  'firmware.bad-version': { message: 'Firmware version must be xx.xx.xx (1-2 digits each)' },
+  'firmware.exists': { message: 'This firmware version already exists', status: 409 },
+  'firmware.no-file': { message: 'Choose a firmware file', status: 400 },
+  'firmware.wrong-model': { message: 'The device is of another type', status: 400 },
+  'firmware.in-use': { message: 'The firmware is being installed on a device', status: 409 },
+  // UDS diagnostics
+  'uds.no-response': { message: 'The ECU did not answer', status: 504 },
+  'uds.busy': { message: 'An ECU upgrade is already running on this channel', status: 409 },
+  /** The ECU answered with a negative response; `details` holds `{ nrc, name }` (ISO 14229-1 NRC). */
+  'uds.negative-response': { message: 'The ECU refused the request', status: 422 },
+  // Notices
+  'notice.bad-range': { message: 'The end time must be after the start time', status: 400 },
+  'notice.upgrade-needs-window': { message: 'An upgrade notice needs a version, a start time and an end time', status: 400 },
+} as const satisfies Record<string, ErrorEntry>;
 
-export type KnownCode = keyof typeof AuthCodes | keyof typeof KnownCodes;
+/** A code of the registry: the server's throw helpers take only these. */
+export type ErrorCode = keyof typeof ErrorCodes;
+
+/** The codes of one area, e.g. `CodesOf<'mapping'>`. */
+export type CodesOf<Area extends string> = Extract<ErrorCode, `${Area}.${string}`>;
+
+export function isErrorCode(code: string): code is ErrorCode {
+  return Object.hasOwn(ErrorCodes, code);
+}
+
+/** The HTTP status a code is always sent with, if it has one. */
+export function errorStatus(code: ErrorCode): number | undefined {
+  return (ErrorCodes[code] as ErrorEntry).status;
+}
 
 /**
  * Close codes of the console's WebSockets when the server ends them: `sessionEnded` — logged out,
@@ -104,25 +239,14 @@ export function httpCode(status: number): string {
   return `http.${status}`;
 }
 
-export const HttpMessages: Record<number, string> = {
-  400: 'Bad request',
-  401: 'Not signed in or the session has expired',
-  403: 'Not allowed to access',
-  404: 'Not found',
-  409: 'Conflict',
-  413: 'Payload too large',
-  415: 'Unsupported media type',
-  422: 'Unprocessable entity',
-  429: 'Too many requests',
-  500: 'Internal server error',
-  503: 'Service unavailable',
-};
-
+/** The registry's text for a code; `iot-http.{status}` reads as `http.{status}`. */
 export function defaultMessage(code: string): string {
-  if (code in AuthCodes) return AuthCodes[code as keyof typeof AuthCodes];
-  if (code in KnownCodes) return KnownCodes[code as keyof typeof KnownCodes];
+  if (isErrorCode(code)) return ErrorCodes[code].message;
   const m = /^(?:iot-)?http\.(\d{3})$/.exec(code);
-  if (m) return HttpMessages[Number(m[1])] ?? 'Error';
+  if (m) {
+    const http = `http.${m[1]}`;
+    return isErrorCode(http) ? ErrorCodes[http].message : 'Error';
+  }
   return 'Error unknown';
 }
 

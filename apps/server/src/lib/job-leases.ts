@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { KnownCodes } from '@loggerhead/contract';
+import { ErrorCodes } from '@loggerhead/contract';
 import type { RawSql } from '../db/client.ts';
 
 /** The reason a job ends with when the server copy running it stopped (code for the console, text for the API). */
-export const INTERRUPTED = { code: 'job.interrupted', message: KnownCodes['job.interrupted'] } as const;
+export const INTERRUPTED = { code: 'job.interrupted', message: ErrorCodes['job.interrupted'].message } as const;
 
 /** What a module's recovery step gets on each pass. */
 export interface RecoveryPass {

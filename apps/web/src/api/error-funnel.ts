@@ -1,4 +1,4 @@
-import { KnownCodes } from '@loggerhead/contract/errors.ts';
+import { type ErrorBody, ErrorCodes } from '@loggerhead/contract/errors.ts';
 import { ApiError, CANCELED, isCanceled } from './api-error.ts';
 
 type Translate = (key: string, opts?: { defaultValue?: string }) => string;
@@ -12,11 +12,24 @@ export function errorText(err: unknown, t: Translate, has: (key: string) => bool
   const first = err.errors[0];
   const code = first?.code ?? '';
   for (const candidate of codeCandidates(code, err.status)) {
-    if (has(`errors.${candidate}`)) return t(`errors.${candidate}`);
+    if (has(`errors.${candidate}`)) return withDetails(t(`errors.${candidate}`), first, t, has);
   }
   if (err.status >= 500) return t(`errors.http.${err.status}`, { defaultValue: t('errors.unknown') });
   if (first?.message && first.message !== CANCELED) return first.message;
   return t('errors.unknown');
+}
+
+/**
+ * An ECU's negative answer (`uds.negative-response`, details `{ nrc, name }`) names the NRC and
+ * what it means, e.g. "The ECU refused the request — Request out of range (NRC 0x31)".
+ */
+function withDetails(text: string, body: ErrorBody | undefined, t: Translate, has: (key: string) => boolean): string {
+  const nrc = body?.code === 'uds.negative-response' ? body.details?.nrc : undefined;
+  if (typeof nrc !== 'number') return text;
+  const name = typeof body?.details?.name === 'string' ? body.details.name : '';
+  const meaning = name && has(`errors.nrc.${name}`) ? t(`errors.nrc.${name}`) : name;
+  const hex = `0x${nrc.toString(16).toUpperCase().padStart(2, '0')}`;
+  return `${text} — ${meaning ? `${meaning} ` : ''}(NRC ${hex})`;
 }
 
 /** `iot-http.409` and `http.409` name the same thing; an unknown code falls back to its status. */
@@ -29,7 +42,7 @@ function codeCandidates(code: string, status: number): string[] {
 }
 
 /** Codes by their English text: a job's reason column holds the text of a known code. */
-const codeOfText = new Map<string, string>(Object.entries(KnownCodes).map(([code, text]) => [text, code]));
+const codeOfText = new Map<string, string>(Object.entries(ErrorCodes).map(([code, e]) => [e.message, code]));
 
 /**
  * The text of a long-running job's failure reason (export, quick delete, back-fill, ECU upgrade):

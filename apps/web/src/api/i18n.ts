@@ -1,23 +1,42 @@
-import { AuthCodes, HttpMessages, KnownCodes } from '@loggerhead/contract/errors.ts';
+import { ErrorCodes, isErrorCode } from '@loggerhead/contract/errors.ts';
 import { defineCatalogue } from '../i18n/catalogue.ts';
 
 /**
- * Text for every error code (spec §8). English comes from the contract's default
- * messages, so the wording lives in one place; Chinese is written here. A test checks
- * that every code of the contract has both. A feature may also add `errors.*` keys of
- * its own codes in its own catalogue.
+ * What an ECU's negative response code means (ISO 14229-1 Annex A), by the NRC's name
+ * (`Nrc` of the CAN package): the console shows it with `uds.negative-response`.
  */
-const en: Record<string, string> = {
-  'errors.unknown': 'Error unknown',
-  'errors.NO_RESPONSE': 'The server did not answer; check the network and try again',
-  'errors.SETUP_ERROR': 'The request could not be sent',
-  ...Object.fromEntries([...Object.entries(AuthCodes), ...Object.entries(KnownCodes)].map(([code, text]) => [`errors.${code}`, text])),
-  ...Object.fromEntries(Object.entries(HttpMessages).map(([status, text]) => [`errors.http.${status}`, text])),
-  'errors.http.423': 'Locked for a while',
-  'errors.http.502': 'Bad gateway',
-  'errors.http.504': 'Gateway time-out',
+const nrcText: Record<string, { zh: string; en: string }> = {
+  generalReject: { zh: '一般拒绝', en: 'General reject' },
+  serviceNotSupported: { zh: '不支持该服务', en: 'Service not supported' },
+  subFunctionNotSupported: { zh: '不支持该子功能', en: 'Sub-function not supported' },
+  incorrectMessageLengthOrInvalidFormat: { zh: '报文长度错误或格式无效', en: 'Incorrect message length or invalid format' },
+  responseTooLong: { zh: '响应过长', en: 'Response too long' },
+  busyRepeatRequest: { zh: 'ECU 忙，请重试', en: 'Busy, repeat the request' },
+  conditionsNotCorrect: { zh: '条件不满足', en: 'Conditions not correct' },
+  requestSequenceError: { zh: '请求顺序错误', en: 'Request sequence error' },
+  noResponseFromSubnetComponent: { zh: '子网组件无响应', en: 'No response from a sub-net component' },
+  failurePreventsExecutionOfRequestedAction: { zh: '故障导致无法执行请求', en: 'A failure prevents the requested action' },
+  requestOutOfRange: { zh: '请求超出范围', en: 'Request out of range' },
+  securityAccessDenied: { zh: '安全访问被拒绝', en: 'Security access denied' },
+  invalidKey: { zh: '密钥无效', en: 'Invalid key' },
+  exceededNumberOfAttempts: { zh: '超过尝试次数', en: 'Exceeded number of attempts' },
+  requiredTimeDelayNotExpired: { zh: '所需延时未到', en: 'Required time delay not expired' },
+  uploadDownloadNotAccepted: { zh: '不接受上传/下载', en: 'Upload or download not accepted' },
+  transferDataSuspended: { zh: '数据传输已暂停', en: 'Transfer data suspended' },
+  generalProgrammingFailure: { zh: '一般编程失败', en: 'General programming failure' },
+  wrongBlockSequenceCounter: { zh: '块序号错误', en: 'Wrong block sequence counter' },
+  requestCorrectlyReceivedResponsePending: { zh: '请求已正确接收，响应等待中', en: 'Request received, response pending' },
+  subFunctionNotSupportedInActiveSession: { zh: '当前会话不支持该子功能', en: 'Sub-function not supported in the active session' },
+  serviceNotSupportedInActiveSession: { zh: '当前会话不支持该服务', en: 'Service not supported in the active session' },
 };
 
+/**
+ * Text for error codes (spec §8) and for the negative answers of an ECU. The codes are those of
+ * the contract's registry (`ErrorCodes`): Chinese is written here, English is the registry's
+ * default text, so the wording lives in one place. A feature may keep the `errors.*` keys of its
+ * own codes in its own catalogue instead (both languages there); a test checks that every code of
+ * the registry has both.
+ */
 const zh: Record<string, string> = {
   'errors.unknown': '未知错误',
   'errors.NO_RESPONSE': '服务器无响应，请检查网络后重试',
@@ -99,6 +118,31 @@ const zh: Record<string, string> = {
   'errors.http.502': '网关错误',
   'errors.http.503': '服务暂不可用',
   'errors.http.504': '网关超时',
+  'errors.mapping.backfill-running': '该通道已存储的帧正在解析中',
+  'errors.mapping.backfill-range': '回填时间范围的开始须早于结束，且早于当前时间',
+  'errors.mapping.backfill-none': '该通道没有正在进行的回填',
+  'errors.firmware.wrong-model': '设备属于其他设备类型',
+  'errors.notice.bad-range': '结束时间须晚于开始时间',
+  'errors.notice.upgrade-needs-window': '升级公告须填写版本、开始时间和结束时间',
+  'errors.uds.negative-response': 'ECU 拒绝了该请求',
+  ...Object.fromEntries(Object.entries(nrcText).map(([name, text]) => [`errors.nrc.${name}`, text.zh])),
+};
+
+/** English: the registry's text for every code written above, and the few keys that are no code. */
+const en: Record<string, string> = {
+  'errors.unknown': 'Error unknown',
+  'errors.NO_RESPONSE': 'The server did not answer; check the network and try again',
+  'errors.SETUP_ERROR': 'The request could not be sent',
+  'errors.http.423': 'Locked for a while',
+  'errors.http.502': 'Bad gateway',
+  'errors.http.504': 'Gateway time-out',
+  ...Object.fromEntries(
+    Object.keys(zh)
+      .map((key) => key.slice('errors.'.length))
+      .filter(isErrorCode)
+      .map((code) => [`errors.${code}`, ErrorCodes[code].message]),
+  ),
+  ...Object.fromEntries(Object.entries(nrcText).map(([name, text]) => [`errors.nrc.${name}`, text.en])),
 };
 
 export default defineCatalogue({ zh, en });

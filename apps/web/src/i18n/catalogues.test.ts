@@ -1,4 +1,5 @@
-import { AuthCodes, HttpMessages, KnownCodes } from '@loggerhead/contract/errors.ts';
+import { Nrc } from '@loggerhead/can/uds/uds.ts';
+import { ErrorCodes } from '@loggerhead/contract/errors.ts';
 import { MENU_KEYS } from '@loggerhead/contract/menus.ts';
 import { describe, expect, it } from 'vitest';
 import { LANGS } from './catalogue.ts';
@@ -9,6 +10,9 @@ const sources = import.meta.glob<string>(['/src/**/*.ts', '/src/**/*.tsx', '!/sr
   import: 'default',
   eager: true,
 });
+
+/** A Chinese character (CJK unified ideographs). */
+const CJK = /[\u4e00-\u9fff]/;
 
 describe('message catalogues', () => {
   const files = Object.entries(catalogueFiles);
@@ -41,11 +45,24 @@ describe('message catalogues', () => {
     expect(duplicates).toEqual([]);
   });
 
-  it('translate every error code of the contract', () => {
-    const codes = [...Object.keys(AuthCodes), ...Object.keys(KnownCodes), ...Object.keys(HttpMessages).map((s) => `http.${s}`)];
+  it('translate every error code of the registry into zh and en, the zh text written in Chinese', () => {
+    const codes = Object.keys(ErrorCodes);
+    expect(codes.length).toBeGreaterThan(100);
     for (const lang of LANGS) {
-      const missing = codes.filter((c) => !resources[lang][`errors.${c}`]);
+      const missing = codes.filter((c) => !resources[lang][`errors.${c}`]?.trim());
       expect(missing, `${lang} lacks`).toEqual([]);
+    }
+    // A zh text without Chinese is the English fallback copied over, unless it is a term both
+    // languages write alike (none today).
+    const sameInBoth = new Set<string>([]);
+    const notChinese = codes.filter((c) => !CJK.test(resources.zh[`errors.${c}`] ?? '') && !sameInBoth.has(c));
+    expect(notChinese).toEqual([]);
+  });
+
+  it("name every negative response code of an ECU in zh and en (the console shows it with 'uds.negative-response')", () => {
+    for (const name of Object.values(Nrc)) {
+      expect(resources.zh[`errors.nrc.${name}`], name).toMatch(CJK);
+      expect(resources.en[`errors.nrc.${name}`], name).toMatch(/^[A-Z][\w ,-]+$/);
     }
   });
 

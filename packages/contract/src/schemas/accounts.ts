@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ErrorCode } from '../errors.ts';
 import { MENU_KEYS } from '../menus.ts';
 import { SelfUserSchema } from './session.ts';
 
@@ -38,7 +39,7 @@ export const CODE_TTL_SECONDS = 300;
 export const CODE_RESEND_SECONDS = 60;
 export const CODE_MAX_TRIES = 5;
 
-export type RuleCode = string | null;
+export type RuleCode = ErrorCode | null;
 
 /** 002 empty, 004 wrong digits. */
 export function mobileProblem(mobile: string | undefined | null, areaCode: string = DEFAULT_AREA_CODE): RuleCode {

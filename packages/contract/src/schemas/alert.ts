@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { CodesOf } from '../errors.ts';
 import { pageOf, UuidSchema } from './common.ts';
 
 /**
@@ -22,21 +23,7 @@ export const MAX_RECIPIENTS = 10;
 /** Spec §5: CAN FD payloads go up to 64 bytes. */
 export const MAX_PAYLOAD_BYTES = 64;
 
-/** Error codes of this area; the import reports the three failures of spec §8 per rule. */
-export const AlertCodes = {
-  'alert.name-used': 'Repeated rule name: a trigger rule with this name already exists',
-  'alert.user-limit': 'User limit: at most 20 trigger rules per user',
-  'alert.system-limit': 'System limit: the package allows no more trigger rules',
-  'alert.rule-enabled': 'Disable the trigger rule before deleting it',
-  'alert.not-bound': 'The CAN channel must be bound to a DBC file for a DBC signal rule',
-  'alert.unknown-signal': 'The bound DBC file has no such message or signal',
-  'alert.unknown-fence': 'E-fence not found',
-  'alert.fence-not-bound': 'The e-fence is not bound to this device',
-  'alert.bad-rule': 'The trigger rule is not valid',
-  'fence.name-used': 'An e-fence with this name already exists',
-  'fence.in-use': 'The e-fence is used by trigger rules',
-} as const;
-export type AlertCode = keyof typeof AlertCodes;
+export type AlertCode = CodesOf<'alert'> | CodesOf<'fence'>;
 
 export const RULE_LEVELS = ['ordinary', 'urgent'] as const;
 export const RULE_DATA_TYPES = ['raw', 'signal', 'fence'] as const;

@@ -66,15 +66,6 @@ export const QUOTA_RESOURCES = [
 ] as const satisfies readonly PackageNumberField[];
 export type QuotaResource = (typeof QUOTA_RESOURCES)[number];
 
-export const BillingCodes = {
-  'quota.limit-reached': 'Limit reached, go to the user centre to upgrade',
-  'capacity.below-current': 'A requested value may not be below the current package',
-  'capacity.unchanged': 'The request asks for nothing beyond the current package',
-  'package.quick-delete-list-too-long': 'More quick-delete devices than the package allows',
-  'quick-delete.not-listed': "Quick delete is only for the devices of the package's quick-delete list; go to the user centre to change it",
-  'quick-delete.bad-range': 'The start of the time range must be before its end',
-} as const;
-
 export const QuickDeleteThingSchema = z.object({
   third_things_id: z.string().max(64),
   info_model_name: z.string().max(128).default(''),

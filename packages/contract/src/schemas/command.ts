@@ -186,13 +186,6 @@ export const CommandResponseListSchema = z.object({
   list: z.array(CommandResponseSchema),
 });
 
-/** Codes of the command feature, with their default text. */
-export const CommandCodes = {
-  'command.invalid-params': 'Invalid command parameters',
-  'command.not-cancellable': 'Only a queued command can be cancelled',
-  'command.no-response': 'The device did not answer in time',
-} as const;
-
 /**
  * Logger configuration (spec §9 ranges). Every field is optional: `set_config` changes only what
  * it names, `get_config` returns everything. The device validates the same ranges (spec: both sides).
@@ -270,10 +263,3 @@ export const ConfigResultSchema = z.object({
   command: CommandSchema,
   config: DeviceConfigSchema.nullable(),
 });
-
-export const ConfigCodes = {
-  'config.device-refused': 'The device refused the configuration',
-  'config.file-too-large': 'A configuration file is at most 10 MB',
-  'config.bad-file': 'The configuration file is not valid JSON',
-  'config.none': 'No configuration known for this device yet',
-} as const;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { CodesOf } from '../errors.ts';
 
 /** Business type of the manager's default dashboard (spec §3). */
 export const DEFAULT_DASHBOARD_TYPE = 'candtu_dashboard_default';
@@ -57,16 +58,7 @@ export const MAX_PANEL_SIGNALS = 10;
 export const PANEL_NAME_MAX = 32;
 export const PANEL_DESCRIPTION_MAX = 200;
 
-export const DashboardCodes = {
-  'dashboard.not-found': 'Dashboard not found',
-  'dashboard.panel-limit': `A dashboard holds at most ${MAX_PANELS} panels`,
-  'dashboard.signal-count': `A line panel shows 1 to ${MAX_PANEL_SIGNALS} signals, a number or gauge panel exactly 1`,
-  'dashboard.duplicate-signal': 'A signal is listed twice',
-  'dashboard.not-bound': 'The channel is not bound to a DBC file',
-  'dashboard.unknown-signal': 'The DBC bound to the channel has no such signal',
-  'dashboard.bad-order': 'The order must list panels of this dashboard, each once',
-} as const;
-export type DashboardCode = keyof typeof DashboardCodes;
+export type DashboardCode = CodesOf<'dashboard'>;
 
 export const PanelSignalSchema = z.object({
   message: z.string().min(1).max(128),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { CodesOf } from '../errors.ts';
 
 /**
  * DBC files, signal strategies and the binding of a device CAN channel to one of them
@@ -18,25 +19,7 @@ export const STRATEGY_NAME_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** Spec §5: a strategy holds 1-100 signals. */
 export const STRATEGY_MAX_SIGNALS = 100;
 
-/**
- * Error codes of this area, with their default text. The UI translates by code; until the
- * catalogues carry them it shows the message, which names the line, signal or channel at fault.
- */
-export const MappingCodes = {
-  'mapping.dbc-invalid': 'The DBC file could not be parsed',
-  'mapping.dbc-type': 'Only .dbc files are accepted',
-  'mapping.dbc-too-large': 'The DBC file is larger than 10 MB',
-  'mapping.dbc-name-used': 'A DBC file with this name already exists',
-  'mapping.dbc-in-use': 'The DBC file is bound to a device channel',
-  'mapping.strategy-name-used': 'A signal strategy with this name already exists',
-  'mapping.strategy-in-use': 'The signal strategy is bound to a device channel',
-  'mapping.unknown-signal': 'The DBC file has no such message or signal',
-  'mapping.not-bound': 'The channel is not bound to a DBC file',
-  'mapping.backfill-running': 'Stored frames of this channel are already being decoded',
-  'mapping.backfill-range': 'The back-fill range must start before it ends, and before now',
-  'mapping.backfill-none': 'No back-fill of this channel is running',
-} as const;
-export type MappingCode = keyof typeof MappingCodes;
+export type MappingCode = CodesOf<'mapping'>;
 
 export const DbcSignalInfoSchema = z.object({
   name: z.string(),

@@ -35,12 +35,6 @@ export const TIME_UNITS = ['ms', 's'] as const;
 export const DEFAULT_TIME_PATTERN = 'YYYY-MM-DD HH:mm:ss';
 export const ACCURACY_MAX = 10;
 
-export const DeviceTypeSchemaCodes = {
-  'device-type.group-name-taken': 'A data group of this name already exists in the device type',
-  'device-type.field-name-taken': 'A field of this name already exists in the data group',
-  'device-type.too-many': 'Too many data groups or fields',
-} as const;
-
 const name = z.string().trim().min(1).max(FIELD_NAME_MAX).regex(FIELD_NAME_RE, 'letters, digits and underscore, not starting with a digit');
 
 export const DataFieldSchema = z

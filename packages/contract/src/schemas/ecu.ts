@@ -77,14 +77,5 @@ export const EcuFileSchema = z.object({
 export const FaultCodeSchema = z.object({ code: z.string().min(1).max(16), name: z.string().min(1).max(256) });
 export type FaultCode = z.infer<typeof FaultCodeSchema>;
 
-export const EcuCodes = {
-  'can-dtu.10005': 'Fault code file does not exist',
-  'can-dtu-10011': 'Fault code file is in use',
-  'can-dtu-10012': 'Name already used',
-  'ecu.bad-file': 'The file could not be read',
-  'ecu.no-firmware': 'The ECU has no firmware package',
-  'ecu.no-unlock': 'The ECU has no unlock file',
-} as const;
-
 /** Largest ECU file accepted (fault-code lists, unlock files, firmware packages). */
 export const MAX_ECU_FILE_BYTES = 32 * 1024 * 1024;

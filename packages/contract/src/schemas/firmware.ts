@@ -68,10 +68,3 @@ export const UpgradeNotifyResultSchema = z.object({
     z.object({ things_id: z.string(), upgrade: UpgradeSchema.nullable(), code: z.string().nullable(), message: z.string().nullable() }),
   ),
 });
-
-export const FirmwareCodes = {
-  'firmware.bad-version': 'Firmware version must be xx.xx.xx (1-2 digits each)',
-  'firmware.exists': 'This firmware version already exists',
-  'firmware.no-file': 'Choose a firmware file',
-  'firmware.in-use': 'The firmware is being installed on a device',
-} as const;

@@ -4,18 +4,6 @@ import { CommandSchema } from './command.ts';
 /** Spec §9: batch recall at most 50 (and at most the package's max_batch_recall_size). */
 export const MAX_BATCH_RECALL = 50;
 
-/** Spec §8 device-storage codes, with their default text. */
-export const RecallCodes = {
-  'recall.001': 'File information is empty',
-  'recall.002': 'No URL and no part information for this file yet',
-  'recall.timeout.002': 'The recall command could not be sent',
-  'recall.timeout.003': 'The device did not answer in time',
-  'recall.timeout.004': 'Polling the recall failed',
-  'recall.empty-file': 'A file of size 0 cannot be recalled or deleted',
-  'recall.batch-too-large': 'Too many files in one batch recall for the package',
-  'recall.bad-upload': 'Upload part out of order',
-} as const;
-
 /** Spec §3 recall file entry: name, size, time. */
 export const RecallFileEntrySchema = z.object({ name: z.string(), size: z.number().int(), time: z.number().int().nullable() });
 export type RecallFileEntry = z.infer<typeof RecallFileEntrySchema>;
@@ -34,7 +22,7 @@ export const RecallListRequestSchema = z.object({
 
 export const RecallListResultSchema = z.object({
   command: CommandSchema,
-  /** null until the device answered; a code of RecallCodes otherwise when it did not. */
+  /** null until the device answered; a code of the error registry (`recall.*`) otherwise when it did not. */
   code: z.string().nullable(),
   total: z.number().int().nullable(),
   list: z.array(RecallFileEntrySchema),

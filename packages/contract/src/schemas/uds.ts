@@ -91,9 +91,3 @@ export const EcuFlashJobSchema = z.object({
   created_at: z.number().int(),
   finished_at: z.number().int().nullable(),
 });
-
-export const UdsCodes = {
-  'uds.canfd-not-supported': 'CAN FD is not supported in UDS on this device',
-  'uds.no-response': 'The ECU did not answer',
-  'uds.busy': 'An ECU upgrade is already running on this channel',
-} as const;

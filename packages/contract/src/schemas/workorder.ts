@@ -35,18 +35,6 @@ export const WORK_ORDER_MAX_IMAGES = 5;
 export const WORK_ORDER_IMAGE_MAX_BYTES = 2 * 1024 * 1024;
 export const WORK_ORDER_IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
 
-/** Error codes of this module, with their default (English) text. */
-export const WorkOrderCodes = {
-  'workorder.bad-transition': 'This status change is not possible from the current status',
-  'workorder.not-allowed': 'This status change is made by the other side of the work order',
-  'workorder.too-many-images': 'At most 5 images per work order',
-  'workorder.image-invalid': 'Only PNG, JPEG, GIF or WebP images are accepted',
-  'workorder.image-too-large': 'An image may be at most 2 MB',
-  'workorder.image-unknown': 'Image not found or already attached to another work order',
-  'workorder.not-capacity': 'Only a capacity request can be applied to the package',
-  'workorder.already-applied': 'This capacity request has already been applied',
-} as const;
-
 export const WorkOrderImageSchema = z.object({ id: z.string(), name: z.string(), size: z.number().int(), mime: z.string() });
 export type WorkOrderImage = z.infer<typeof WorkOrderImageSchema>;
 

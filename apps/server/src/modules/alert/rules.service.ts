@@ -1,6 +1,7 @@
 import { compileDbc, parseDbc } from '@loggerhead/can';
 import {
-  AlertCodes,
+  type AlertCode,
+  ErrorCodes,
   type TriggerRule,
   type TriggerRuleImportResult,
   TriggerRuleInputSchema,
@@ -15,8 +16,8 @@ import type { QuotaService } from '../billing/quota.service.ts';
 import { requireDevice, restrictedUser } from '../things/things.access.ts';
 import type { RuleFilter, RuleRow, RulesRepository, RuleWrite } from './rules.repository.ts';
 
-export const alertError = (status: number, code: keyof typeof AlertCodes, message?: string, field?: string) =>
-  new ApiError(status, code, message ?? AlertCodes[code], field ? { field } : undefined);
+export const alertError = (status: number, code: AlertCode, message?: string, field?: string) =>
+  new ApiError(status, code, message, field ? { field } : undefined);
 
 export function toTriggerRule(r: RuleRow): TriggerRule {
   return {
@@ -101,7 +102,12 @@ export function rulesService(deps: RulesDeps) {
       const decoder = parsed.ok ? compileDbc(parsed.dbc) : null;
       const m = decoder?.messages.find((x) => x.name === sc?.message);
       if (!m || !sc?.signal || !m.names.includes(sc.signal))
-        throw alertError(400, 'alert.unknown-signal', `${AlertCodes['alert.unknown-signal']}: ${sc?.message}.${sc?.signal}`, 'conditions');
+        throw alertError(
+          400,
+          'alert.unknown-signal',
+          `${ErrorCodes['alert.unknown-signal'].message}: ${sc?.message}.${sc?.signal}`,
+          'conditions',
+        );
       // The frame a signal travels in is the DBC message's.
       out.frame_id = m.id;
       out.frame_format = m.ext ? 'extended' : 'standard';
@@ -209,21 +215,21 @@ export function rulesService(deps: RulesDeps) {
         const parsed = TriggerRuleInputSchema.safeParse(body.things_id ? { ...item, things_id: body.things_id } : item);
         if (!parsed.success) {
           const i = parsed.error.issues[0];
-          fail('alert.bad-rule', `${AlertCodes['alert.bad-rule']}: ${i.path.join('.')} ${i.message}`);
+          fail('alert.bad-rule', `${ErrorCodes['alert.bad-rule'].message}: ${i.path.join('.')} ${i.message}`);
           continue;
         }
         if (await repo.nameTaken(auth, parsed.data.name)) {
-          fail('alert.name-used', AlertCodes['alert.name-used']);
+          fail('alert.name-used', ErrorCodes['alert.name-used'].message);
           continue;
         }
         const user = await quota.check(auth, 'rule_capacity', await repo.countByOwner(auth, auth.userId));
         if (!user.allowed) {
-          fail('alert.user-limit', `${AlertCodes['alert.user-limit']} (${user.limit})`);
+          fail('alert.user-limit', `${ErrorCodes['alert.user-limit'].message} (${user.limit})`);
           continue;
         }
         const system = await quota.check(auth, 'alert_rule', await repo.countTenant(auth));
         if (!system.allowed) {
-          fail('alert.system-limit', `${AlertCodes['alert.system-limit']} (${system.limit})`);
+          fail('alert.system-limit', `${ErrorCodes['alert.system-limit'].message} (${system.limit})`);
           continue;
         }
         try {

@@ -1,4 +1,4 @@
-import { BillingCodes, CAPACITY_FIELDS, type CapacityRequest, type WorkOrderDetail } from '@loggerhead/contract';
+import { CAPACITY_FIELDS, type CapacityRequest, type WorkOrderDetail } from '@loggerhead/contract';
 import type { Auth } from '../../lib/auth.ts';
 import { ApiError, forbidden } from '../../lib/errors.ts';
 import type { WorkOrderService } from '../workorder/workorder.service.ts';
@@ -36,14 +36,14 @@ export function capacityService(packages: PackageService, workOrders: WorkOrderS
       if (body.quick_delete_things_list !== undefined) {
         const limit = (wanted.quick_delete_things_num as number | undefined) ?? cur.quick_delete_things_num;
         if (limit !== null && body.quick_delete_things_list.length > limit) {
-          throw new ApiError(400, 'package.quick-delete-list-too-long', BillingCodes['package.quick-delete-list-too-long'], {
+          throw new ApiError(400, 'package.quick-delete-list-too-long', undefined, {
             field: 'quick_delete_things_list',
           });
         }
         wanted.quick_delete_things_list = body.quick_delete_things_list;
         more = true;
       }
-      if (!more) throw new ApiError(400, 'capacity.unchanged', BillingCodes['capacity.unchanged']);
+      if (!more) throw new ApiError(400, 'capacity.unchanged');
       const summary = Object.entries(wanted)
         .filter(([k]) => k !== 'quick_delete_things_list')
         .map(([k, v]) => `${k}: ${cur[k as keyof typeof cur] ?? '-'} → ${v}`)

@@ -1,5 +1,4 @@
 import {
-  BillingCodes,
   CAPACITY_FIELDS,
   GENERAL_STORAGE_MAX_GB,
   GENERAL_STORAGE_MAX_RETENTION_DAYS,
@@ -43,7 +42,7 @@ export function toPackage(r: PackageRow): TenantPackage {
 
 function checkQuickDeleteList(p: Pick<PackageRow, 'quick_delete_things_list' | 'quick_delete_things_num'>) {
   if (p.quick_delete_things_num !== null && p.quick_delete_things_list.length > p.quick_delete_things_num) {
-    throw new ApiError(400, 'package.quick-delete-list-too-long', BillingCodes['package.quick-delete-list-too-long'], {
+    throw new ApiError(400, 'package.quick-delete-list-too-long', undefined, {
       field: 'quick_delete_things_list',
       details: { limit: p.quick_delete_things_num, given: p.quick_delete_things_list.length },
     });

@@ -1,4 +1,4 @@
-import { BillingCodes, type QuotaResource } from '@loggerhead/contract';
+import type { QuotaResource } from '@loggerhead/contract';
 import type { Auth } from '../../lib/auth.ts';
 import { ApiError } from '../../lib/errors.ts';
 import type { PackageRepository } from './package.repository.ts';
@@ -39,7 +39,7 @@ export function quotaService(packages: PackageService, repo: PackageRepository) 
     async assertCanAdd(who: Auth | string, resource: QuotaResource, currentCount: number, adding = 1): Promise<void> {
       const c = await check(who, resource, currentCount, adding);
       if (!c.allowed) {
-        throw new ApiError(403, 'quota.limit-reached', BillingCodes['quota.limit-reached'], {
+        throw new ApiError(403, 'quota.limit-reached', undefined, {
           details: { resource, limit: c.limit, current: currentCount },
         });
       }

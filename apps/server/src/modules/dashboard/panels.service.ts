@@ -1,6 +1,6 @@
 import {
   type DashboardCode,
-  DashboardCodes,
+  ErrorCodes,
   MAX_PANELS,
   type Panel,
   type PanelBodySchema,
@@ -21,7 +21,7 @@ type Body = z.output<typeof PanelBodySchema>;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function fail(status: number, code: DashboardCode, field?: string) {
-  return new ApiError(status, code, DashboardCodes[code], field ? { field } : undefined);
+  return new ApiError(status, code, undefined, field ? { field } : undefined);
 }
 const dashboardMissing = () => fail(404, 'dashboard.not-found');
 const panelMissing = () => notFound('Panel not found');
@@ -62,9 +62,14 @@ export function panelsService(raw: RawSql, signals: SignalsRepository) {
     const kept = bound.strategy ? new Set(bound.strategy.map(key)) : null;
     const unknown = body.signals.filter((s) => !known.has(key(s)) || (kept && !kept.has(key(s))));
     if (unknown.length)
-      throw new ApiError(400, 'dashboard.unknown-signal', `${DashboardCodes['dashboard.unknown-signal']}: ${unknown.map(key).join(', ')}`, {
-        field: 'signals',
-      });
+      throw new ApiError(
+        400,
+        'dashboard.unknown-signal',
+        `${ErrorCodes['dashboard.unknown-signal'].message}: ${unknown.map(key).join(', ')}`,
+        {
+          field: 'signals',
+        },
+      );
     return { ...body, signals: body.signals.map((s) => ({ message: s.message, signal: s.signal })) };
   }
 

@@ -1,12 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import {
-  BillingCodes,
-  type QuickDeleteRequest,
-  QuickDeleteRequestSchema,
-  QuickDeleteStatus,
-  type QuickDeleteTask,
-} from '@loggerhead/contract';
+import { type QuickDeleteRequest, QuickDeleteRequestSchema, QuickDeleteStatus, type QuickDeleteTask } from '@loggerhead/contract';
 import type { RawSql } from '../../db/client.ts';
 import type { Auth } from '../../lib/auth.ts';
 import { ApiError, forbidden, notFound } from '../../lib/errors.ts';
@@ -156,7 +150,7 @@ export function quickDeleteService(deps: QuickDeleteDeps, repo: QuickDeleteRepos
       await deps.reauth(auth, body.password);
       const range: Range = { from: body.start_time ?? null, to: body.end_time ?? null };
       if (range.from !== null && range.to !== null && range.from >= range.to) {
-        throw new ApiError(400, 'quick-delete.bad-range', BillingCodes['quick-delete.bad-range'], { field: 'start_time' });
+        throw new ApiError(400, 'quick-delete.bad-range', undefined, { field: 'start_time' });
       }
       const asked = [...new Set(Array.isArray(body.things_id) ? body.things_id : [body.things_id])];
       // Each device must be the caller's to write (404 outside the tenant), and on the package's list.
@@ -166,7 +160,7 @@ export function quickDeleteService(deps: QuickDeleteDeps, repo: QuickDeleteRepos
       const devices = await repo.devices(tenantId, asked);
       const outside = devices.filter((d) => !listed.has(d.third_things_id));
       if (outside.length || devices.length !== asked.length) {
-        throw new ApiError(403, 'quick-delete.not-listed', BillingCodes['quick-delete.not-listed'], {
+        throw new ApiError(403, 'quick-delete.not-listed', undefined, {
           field: 'things_id',
           details: { things_id: outside.map((d) => d.id) },
         });

@@ -6,7 +6,6 @@ import {
   type DataGroupInputSchema,
   type DataGroupUpdateSchema,
   type DeviceTypeDataSchema,
-  DeviceTypeSchemaCodes,
   FIELDS_PER_GROUP_MAX,
   GROUPS_PER_TYPE_MAX,
 } from '@loggerhead/contract/schemas/device-type-schema.ts';
@@ -21,9 +20,8 @@ type FieldInput = z.output<typeof DataFieldInputSchema>;
 type FieldUpdate = z.output<typeof DataFieldUpdateSchema>;
 
 const taken = (code: 'device-type.group-name-taken' | 'device-type.field-name-taken') =>
-  new ApiError(409, code, DeviceTypeSchemaCodes[code], { field: 'name' });
-const tooMany = (limit: number) =>
-  new ApiError(400, 'device-type.too-many', DeviceTypeSchemaCodes['device-type.too-many'], { details: { limit } });
+  new ApiError(409, code, undefined, { field: 'name' });
+const tooMany = (limit: number) => new ApiError(400, 'device-type.too-many', undefined, { details: { limit } });
 
 /** Two writers racing past the name check meet the unique index instead. */
 async function uniquely<T>(code: 'device-type.group-name-taken' | 'device-type.field-name-taken', fn: () => Promise<T>): Promise<T> {

@@ -1,4 +1,4 @@
-import { AlertCodes, type Fence, type FenceValues } from '@loggerhead/contract';
+import type { Fence, FenceValues } from '@loggerhead/contract';
 import type { RawSql } from '../../db/client.ts';
 import type { Auth } from '../../lib/auth.ts';
 import { ApiError, notFound } from '../../lib/errors.ts';
@@ -24,7 +24,7 @@ export function toFence(r: FenceRow): Fence {
 }
 
 const fenceError = (status: number, code: 'fence.name-used' | 'fence.in-use', field?: string) =>
-  new ApiError(status, code, AlertCodes[code], field ? { field } : undefined);
+  new ApiError(status, code, undefined, field ? { field } : undefined);
 
 /**
  * E-fences (spec §3 e-fence, §9 radius and coordinate limits): CRUD and device binding. A fence

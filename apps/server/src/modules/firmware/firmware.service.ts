@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { type Firmware, Operations, type Upgrade, versionNum } from '@loggerhead/contract';
+import { type ErrorCode, type Firmware, Operations, type Upgrade, versionNum } from '@loggerhead/contract';
 import type { RawSql } from '../../db/client.ts';
 import type { Auth } from '../../lib/auth.ts';
 import { ApiError, badRequest, conflict, notFound } from '../../lib/errors.ts';
@@ -239,7 +239,8 @@ export function firmwareService(deps: FirmwareDeps) {
       // One device: its refusal is the answer (the console shows it as an error).
       if (results.length === 1 && results[0].code && !results[0].upgrade) {
         const status = results[0].code === 'firmware.wrong-model' ? 400 : 409;
-        throw new ApiError(status, results[0].code, results[0].message ?? undefined);
+        // The refusals above (`firmware.wrong-model`, `things.offline`, `things.busy`) are codes of the registry.
+        throw new ApiError(status, results[0].code as ErrorCode, results[0].message ?? undefined);
       }
       return { results };
     },

@@ -1,11 +1,4 @@
-import {
-  type Backfill,
-  type BackfillRange,
-  type ChannelBind,
-  type ChannelBinding,
-  MappingCodes,
-  type ParsingState,
-} from '@loggerhead/contract';
+import type { Backfill, BackfillRange, ChannelBind, ChannelBinding, ParsingState } from '@loggerhead/contract';
 import type { RawSql } from '../../db/client.ts';
 import type { Auth } from '../../lib/auth.ts';
 import { ApiError, badRequest, notFound } from '../../lib/errors.ts';
@@ -43,14 +36,14 @@ export interface BindingEffects {
 }
 
 function backfillRunning() {
-  return new ApiError(409, 'mapping.backfill-running', MappingCodes['mapping.backfill-running']);
+  return new ApiError(409, 'mapping.backfill-running');
 }
 
 /** The range is [begin, end) in ms; its end is cut at now (later frames are decoded on ingest). */
 function checkRange(range: BackfillRange, state: ParsingState): BackfillRange {
   if (state !== 'started') throw badRequest('mapping.backfill-range', 'Stored frames are decoded only when parsing starts', 'backfill');
   const end = Math.min(range.end_time, Date.now());
-  if (!(range.begin_time < end)) throw badRequest('mapping.backfill-range', MappingCodes['mapping.backfill-range'], 'backfill');
+  if (!(range.begin_time < end)) throw badRequest('mapping.backfill-range', undefined, 'backfill');
   return { begin_time: range.begin_time, end_time: end };
 }
 
@@ -67,7 +60,7 @@ export function bindingsService(raw: RawSql, repo: MappingRepository, effects: B
 
   async function current(auth: Auth, thingsId: string, channel: number): Promise<ChannelBinding> {
     const row = await repo.binding(auth, thingsId, channel);
-    if (!row) throw new ApiError(404, 'mapping.not-bound', MappingCodes['mapping.not-bound']);
+    if (!row) throw new ApiError(404, 'mapping.not-bound');
     return toBinding(row);
   }
 
@@ -110,8 +103,7 @@ export function bindingsService(raw: RawSql, repo: MappingRepository, effects: B
       const range = backfill ? checkRange(backfill, state) : null;
       // Paused stops using capacity: a running back-fill stops too.
       if (state === 'paused') await effects.backfill.stop(thingsId, channel);
-      if (!(await repo.setState(auth, thingsId, channel, STATE[state])))
-        throw new ApiError(404, 'mapping.not-bound', MappingCodes['mapping.not-bound']);
+      if (!(await repo.setState(auth, thingsId, channel, STATE[state]))) throw new ApiError(404, 'mapping.not-bound');
       effects.changed(thingsId);
       if (range && (await effects.backfill.start(auth.tenantId, thingsId, channel, range)) === 'running') throw backfillRunning();
       return current(auth, thingsId, channel);
@@ -126,8 +118,7 @@ export function bindingsService(raw: RawSql, repo: MappingRepository, effects: B
     /** Stops the channel's running back-fill; what it stored so far stays. */
     async stopBackfill(auth: Auth, thingsId: string, channel: number): Promise<void> {
       await channelOf(auth, thingsId, channel, 'write');
-      if (!(await effects.backfill.stop(thingsId, channel)))
-        throw new ApiError(404, 'mapping.backfill-none', MappingCodes['mapping.backfill-none']);
+      if (!(await effects.backfill.stop(thingsId, channel))) throw new ApiError(404, 'mapping.backfill-none');
     },
 
     async unbind(auth: Auth, thingsId: string, channel: number): Promise<void> {
@@ -139,7 +130,7 @@ export function bindingsService(raw: RawSql, repo: MappingRepository, effects: B
         await panelsRepository(tx).deleteForChannel(auth.tenantId, thingsId, channel);
         return true;
       });
-      if (!gone) throw new ApiError(404, 'mapping.not-bound', MappingCodes['mapping.not-bound']);
+      if (!gone) throw new ApiError(404, 'mapping.not-bound');
       effects.changed(thingsId);
       await effects.clearChannel(auth.tenantId, thingsId, channel);
     },

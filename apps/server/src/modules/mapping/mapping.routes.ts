@@ -1,4 +1,4 @@
-import { DBC_MAX_BYTES, DbcFieldsSchema, ErrorResponseSchema, MappingCodes, Routes } from '@loggerhead/contract';
+import { DBC_MAX_BYTES, DbcFieldsSchema, ErrorResponseSchema, Routes } from '@loggerhead/contract';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext, LoggerheadApp } from '../../app.ts';
 import { requireAuth } from '../../lib/auth.ts';
@@ -34,7 +34,7 @@ async function readUpload(req: FastifyRequest): Promise<{ file: DbcUpload | null
           file = { fileName: part.filename, bytes: await part.toBuffer() };
         } catch (e) {
           if ((e as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
-            throw new ApiError(413, 'mapping.dbc-too-large', MappingCodes['mapping.dbc-too-large'], { field: 'file' });
+            throw new ApiError(413, 'mapping.dbc-too-large', undefined, { field: 'file' });
           throw e;
         }
       } else raw[part.fieldname] = part.value;

@@ -3,7 +3,8 @@ import {
   type DbcFile,
   type DbcListQuery,
   type DbcMessageInfo,
-  MappingCodes,
+  ErrorCodes,
+  type MappingCode,
   STRATEGY_PREFIX,
   type Strategy,
   type StrategyCreate,
@@ -24,12 +25,8 @@ export interface DbcUpload {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const msOf = (d: Date) => new Date(d).getTime();
-const err = (
-  status: number,
-  code: keyof typeof MappingCodes,
-  message?: string,
-  extra?: { field?: string; details?: Record<string, unknown> },
-) => new ApiError(status, code, message ?? MappingCodes[code], extra);
+const err = (status: number, code: MappingCode, message?: string, extra?: { field?: string; details?: Record<string, unknown> }) =>
+  new ApiError(status, code, message, extra);
 
 export function toDbcFile(r: DbcRow): DbcFile {
   return {
@@ -169,7 +166,7 @@ export function mappingService(repo: MappingRepository, onFilesChanged: (thingsI
       const row = await dbcOr404(auth, id);
       await requireDevicesWritable(raw, auth, await repo.thingsUsingDbc(auth, id));
       if (row.bound_channels > 0)
-        throw err(409, 'mapping.dbc-in-use', `${MappingCodes['mapping.dbc-in-use']} (${row.bound_channels} channels)`);
+        throw err(409, 'mapping.dbc-in-use', `${ErrorCodes['mapping.dbc-in-use'].message} (${row.bound_channels} channels)`);
       await repo.deleteDbc(auth, id);
     },
 
@@ -236,7 +233,7 @@ export function mappingService(repo: MappingRepository, onFilesChanged: (thingsI
       const row = await strategyOr404(auth, id);
       await requireDevicesWritable(raw, auth, await repo.thingsUsingStrategy(auth, id));
       if (row.bound_channels > 0)
-        throw err(409, 'mapping.strategy-in-use', `${MappingCodes['mapping.strategy-in-use']} (${row.bound_channels} channels)`);
+        throw err(409, 'mapping.strategy-in-use', `${ErrorCodes['mapping.strategy-in-use'].message} (${row.bound_channels} channels)`);
       await repo.deleteStrategy(auth, id);
     },
   };

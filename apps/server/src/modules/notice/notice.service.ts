@@ -4,11 +4,6 @@ import type { Auth } from '../../lib/auth.ts';
 import { ApiError, badRequest, forbidden, notFound } from '../../lib/errors.ts';
 import { type NoticeInsert, type NoticeRepository, type NoticeRow, noticeRepository } from './notice.repository.ts';
 
-export const NoticeCodes = {
-  'notice.bad-range': 'The end time must be after the start time',
-  'notice.upgrade-needs-window': 'An upgrade notice needs a version, a start time and an end time',
-} as const;
-
 function toNotice(r: NoticeRow): Notice {
   return {
     id: r.id,
@@ -38,10 +33,10 @@ function time(v: TimeInput | null, field: string): Date | null {
 /** The whole notice must make sense, whichever fields the request changed. */
 function check(v: Pick<NoticeInsert, 'kind' | 'version' | 'startTime' | 'endTime'>) {
   if (v.startTime && v.endTime && v.endTime <= v.startTime) {
-    throw new ApiError(400, 'notice.bad-range', NoticeCodes['notice.bad-range'], { field: 'endTime' });
+    throw new ApiError(400, 'notice.bad-range', undefined, { field: 'endTime' });
   }
   if (v.kind === 'upgrade' && (!v.version || !v.startTime || !v.endTime)) {
-    throw new ApiError(400, 'notice.upgrade-needs-window', NoticeCodes['notice.upgrade-needs-window'], { field: 'version' });
+    throw new ApiError(400, 'notice.upgrade-needs-window', undefined, { field: 'version' });
   }
 }
 

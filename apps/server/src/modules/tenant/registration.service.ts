@@ -5,6 +5,7 @@ import {
   DOMESTIC_MOBILE_RE,
   defaultMessage,
   type ErrorBody,
+  type ErrorCode,
   emailProblem,
   INTERNATIONAL_MOBILE_RE,
   lengthBetween,
@@ -22,7 +23,7 @@ import { hashPassword } from '../../lib/passwords.ts';
 import type { AccountsRepository } from './accounts.repository.ts';
 import type { VerificationService } from './verification.service.ts';
 
-export const fieldError = (code: string, field: string, message?: string): ErrorBody => ({
+export const fieldError = (code: ErrorCode, field: string, message?: string): ErrorBody => ({
   code,
   message: message ?? defaultMessage(code),
   field,
@@ -30,7 +31,8 @@ export const fieldError = (code: string, field: string, message?: string): Error
 
 /** Throws the collected field errors: one body, or an array when several fields fail (spec §8). */
 export function throwFieldErrors(errors: ErrorBody[]): void {
-  if (errors.length === 1) throw new ApiError(400, errors[0].code, errors[0].message, { field: errors[0].field });
+  // Field errors are made by `fieldError`, whose code is one of the registry.
+  if (errors.length === 1) throw new ApiError(400, errors[0].code as ErrorCode, errors[0].message, { field: errors[0].field });
   if (errors.length > 1) throw ApiError.many(400, errors);
 }
 

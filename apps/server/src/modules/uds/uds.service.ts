@@ -128,7 +128,7 @@ export function udsService(deps: {
       const { target, ecu, params } = await resolve(auth, thingsId, tr);
       const r = await call(target, params, encodeRequest({ service: 'readDtc', statusMask }), auth.userId);
       const d = decodeResponse(r.pdu);
-      if (!d.ok) throw new ApiError(502, 'uds.negative-response', `The ECU refused: ${d.name}`, { details: { nrc: d.nrc } });
+      if (!d.ok) throw ApiError.of('uds.negative-response', `The ECU refused: ${d.name}`, { details: { nrc: d.nrc, name: d.name } });
       const names = ecu?.dtc_file_id ? await ecus.faultCodes(auth, ecu.dtc_file_id) : [];
       const parsed = parseDtcs(r.pdu);
       return {
@@ -147,7 +147,7 @@ export function udsService(deps: {
       const { target, params } = await resolve(auth, thingsId, tr);
       const r = await call(target, params, encodeRequest({ service: 'clearDtc', group }), auth.userId);
       const d = decodeResponse(r.pdu);
-      if (!d.ok) throw new ApiError(502, 'uds.negative-response', `The ECU refused: ${d.name}`, { details: { nrc: d.nrc } });
+      if (!d.ok) throw ApiError.of('uds.negative-response', `The ECU refused: ${d.name}`, { details: { nrc: d.nrc, name: d.name } });
       return { cleared: true };
     },
 

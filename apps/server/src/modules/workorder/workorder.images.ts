@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { WORK_ORDER_IMAGE_MAX_BYTES, WorkOrderCodes, type WorkOrderImage } from '@loggerhead/contract';
+import { WORK_ORDER_IMAGE_MAX_BYTES, type WorkOrderImage } from '@loggerhead/contract';
 import type { Auth } from '../../lib/auth.ts';
 import { ApiError, forbidden, notFound } from '../../lib/errors.ts';
 import type { WorkOrderRepository } from './workorder.repository.ts';
@@ -27,10 +27,10 @@ export function workOrderImages(dataDir: string, repo: WorkOrderRepository) {
     async save(auth: Auth, tenantId: string, file: { name: string; bytes: Buffer }): Promise<WorkOrderImage> {
       if (auth.tenantId !== tenantId) throw forbidden();
       if (file.bytes.length > WORK_ORDER_IMAGE_MAX_BYTES) {
-        throw new ApiError(413, 'workorder.image-too-large', WorkOrderCodes['workorder.image-too-large']);
+        throw new ApiError(413, 'workorder.image-too-large');
       }
       const kind = sniffImage(file.bytes);
-      if (!kind) throw new ApiError(415, 'workorder.image-invalid', WorkOrderCodes['workorder.image-invalid']);
+      if (!kind) throw new ApiError(415, 'workorder.image-invalid');
       const id = randomUUID();
       const rel = path.join(tenantId, `${id}.${kind.ext}`);
       await fs.mkdir(path.join(root, tenantId), { recursive: true });

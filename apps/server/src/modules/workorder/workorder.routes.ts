@@ -2,7 +2,6 @@ import {
   ErrorResponseSchema,
   WORK_ORDER_IMAGE_MAX_BYTES,
   WORK_ORDER_STATUSES,
-  WorkOrderCodes,
   WorkOrderCreateSchema,
   WorkOrderDetailSchema,
   WorkOrderImageSchema,
@@ -58,7 +57,7 @@ export function workOrderRoutes(app: App, svc: WorkOrderService) {
         bytes = await file.toBuffer();
       } catch (e) {
         if ((e as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
-          throw new ApiError(413, 'workorder.image-too-large', WorkOrderCodes['workorder.image-too-large']);
+          throw new ApiError(413, 'workorder.image-too-large');
         }
         if ((e as { code?: string }).code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') {
           throw badRequest('http.400', 'file: send the image as multipart/form-data', 'file');

@@ -1,9 +1,9 @@
 import {
+  type CodesOf,
   findTransition,
   parseTimeInput,
   type WorkOrder,
   type WorkOrderActor,
-  WorkOrderCodes,
   type WorkOrderCreate,
   type WorkOrderDetail,
   type WorkOrderListQuery,
@@ -46,8 +46,8 @@ function changedText(identifier: string, to: WorkOrderStatus, content: string) {
   return { ...en, texts: { en, zh }, type: 'workorder' };
 }
 
-const err = (status: number, code: keyof typeof WorkOrderCodes, details?: Record<string, unknown>) =>
-  new ApiError(status, code, WorkOrderCodes[code], details ? { details } : undefined);
+const err = (status: number, code: CodesOf<'workorder'>, details?: Record<string, unknown>) =>
+  new ApiError(status, code, undefined, details ? { details } : undefined);
 
 function toWorkOrder(r: WorkOrderRow, images: ImageRow[]): WorkOrder {
   return {

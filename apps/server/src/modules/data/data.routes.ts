@@ -1,21 +1,12 @@
 import path from 'node:path';
-import {
-  DownloadCreateSchema,
-  DownloadProgressSchema,
-  ErrorResponseSchema,
-  FramesPageSchema,
-  FramesQuerySchema,
-  TenantThingParamsSchema,
-  UploadResultSchema,
-  UuidSchema,
-} from '@loggerhead/contract';
+import { ErrorResponseSchema, Routes } from '@loggerhead/contract';
 import type { FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import type { AppContext, LoggerheadApp } from '../../app.ts';
 import { bytesCodec } from '../../db/bytea.ts';
 import { LocalFileStore } from '../../files/file-store.ts';
 import { requireAuth } from '../../lib/auth.ts';
 import { badRequest } from '../../lib/errors.ts';
+import { route } from '../../lib/route.ts';
 import { liveRoutes } from '../../live/live.routes.ts';
 import { inTenant } from '../things/things.access.ts';
 import { downloadsService } from './downloads.service.ts';
@@ -25,11 +16,10 @@ import { quickDeleteRoutes } from './quick-delete.routes.ts';
 import { sweepRetention } from './retention.job.ts';
 import { uploadsService } from './uploads.service.ts';
 
-const TenantThing = TenantThingParamsSchema;
-const TenantThingId = TenantThing.extend({ id: UuidSchema });
+const R = Routes.data;
 const errors = { 400: ErrorResponseSchema, 403: ErrorResponseSchema, 404: ErrorResponseSchema, 409: ErrorResponseSchema };
 const tags = ['data'];
-const base = '/v1/data-mgmt/tenants/:tenant_id/things/:things_id';
+const withErrors = { tags, errors };
 const auth = (req: { auth: FastifyRequest['auth']; params: { tenant_id: string } }) =>
   inTenant(requireAuth(req.auth), req.params.tenant_id);
 
@@ -43,73 +33,32 @@ export function dataRoutes(app: LoggerheadApp, ctx: AppContext) {
   ctx.jobs.register('export', (pass) => downloads.recover(pass));
   const uploads = uploadsService(raw, ctx.ingest.writer, ctx.ingest.devices, ctx.config.maxUploadBytes * 4);
 
-  app.get(
-    `${base}/frames`,
-    {
-      config: { permission: 'data-mgmt:things-data:query' },
-      schema: { tags, params: TenantThing, querystring: FramesQuerySchema, response: { 200: FramesPageSchema, ...errors } },
-    },
-    (req) => frames.page(auth(req), req.params.things_id, req.query),
-  );
+  route(app, R.frames, withErrors, (req) => frames.page(auth(req), req.params.things_id, req.query));
 
-  app.post(
-    `${base}/downloads`,
-    {
-      config: { permission: 'data-mgmt:things-data:download' },
-      schema: { tags, params: TenantThing, body: DownloadCreateSchema, response: { 200: z.object({ id: z.string() }), ...errors } },
-    },
-    (req) => downloads.create(auth(req), req.params.things_id, req.body),
-  );
-  app.get(
-    `${base}/downloads/:id`,
-    {
-      config: { permission: 'data-mgmt:things-data:download' },
-      schema: { tags, params: TenantThingId, response: { 200: DownloadProgressSchema, ...errors } },
-    },
-    (req) => downloads.get(auth(req), req.params.things_id, req.params.id),
-  );
-  app.get(
-    `${base}/downloads/:id/file`,
-    { config: { permission: 'data-mgmt:things-data:download' }, schema: { tags, params: TenantThingId } },
-    async (req, reply) => {
-      const f = await downloads.file(auth(req), req.params.things_id, req.params.id);
-      return reply
-        .header('content-type', 'application/octet-stream')
-        .header('content-length', f.size)
-        .header('content-disposition', attachment(f.name))
-        .send(f.stream);
-    },
-  );
-  app.delete(
-    `${base}/downloads/:id`,
-    { config: { permission: 'data-mgmt:things-data:download' }, schema: { tags, params: TenantThingId } },
-    async (req, reply) => {
-      await downloads.cancel(auth(req), req.params.things_id, req.params.id);
-      return reply.code(204).send();
-    },
-  );
+  route(app, R.createDownload, withErrors, (req) => downloads.create(auth(req), req.params.things_id, req.body));
+  route(app, R.download, withErrors, (req) => downloads.get(auth(req), req.params.things_id, req.params.id));
+  route(app, R.downloadFile, { tags }, async (req, reply) => {
+    const f = await downloads.file(auth(req), req.params.things_id, req.params.id);
+    return reply
+      .header('content-type', 'application/octet-stream')
+      .header('content-length', f.size)
+      .header('content-disposition', attachment(f.name))
+      .send(f.stream);
+  });
+  route(app, R.cancelDownload, { tags }, async (req, reply) => {
+    await downloads.cancel(auth(req), req.params.things_id, req.params.id);
+    return reply.code(204).send();
+  });
 
-  app.post(
-    `${base}/uploads`,
-    {
-      config: { permission: 'data-mgmt:things-data:import' },
-      schema: {
-        tags,
-        params: TenantThing,
-        querystring: z.object({ start_time: z.coerce.number().int().min(0).optional() }),
-        response: { 200: UploadResultSchema, ...errors },
-      },
-    },
-    async (req) => {
-      const a = auth(req);
-      if (!req.isMultipart()) throw badRequest('http.400', 'Send the log as a multipart file');
-      const file = await req.file();
-      if (!file) throw badRequest('http.400', 'No file');
-      // Read as it arrives (gzip inflated on the way); MAX_UPLOAD_MB bounds the bytes sent (413 beyond).
-      const upload = { name: file.filename, bytes: file.file, truncated: () => file.file.truncated };
-      return uploads.upload(a, req.params.things_id, upload, req.query.start_time);
-    },
-  );
+  route(app, R.upload, withErrors, async (req) => {
+    const a = auth(req);
+    if (!req.isMultipart()) throw badRequest('http.400', 'Send the log as a multipart file');
+    const file = await req.file();
+    if (!file) throw badRequest('http.400', 'No file');
+    // Read as it arrives (gzip inflated on the way); MAX_UPLOAD_MB bounds the bytes sent (413 beyond).
+    const upload = { name: file.filename, bytes: file.file, truncated: () => file.file.truncated };
+    return uploads.upload(a, req.params.things_id, upload, req.query.start_time);
+  });
 
   liveRoutes(app, ctx);
   quickDeleteRoutes(app, ctx);

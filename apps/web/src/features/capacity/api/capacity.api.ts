@@ -1,9 +1,7 @@
 import { Timeouts } from '@loggerhead/contract/api.ts';
-import { Routes } from '@loggerhead/contract/routes/index.ts';
+import { type RouteBody, Routes } from '@loggerhead/contract/routes/index.ts';
 import type {
   CapacityRequest,
-  QuickDeleteRequest,
-  QuickDeleteTask,
   TenantPackage,
   ThingUsagePageSchema,
   TpsRequest,
@@ -47,10 +45,8 @@ export const capacityApi = {
       })
     ).list,
   /** Spec §7 quick-delete task (tenant, delete_children 1, things_id) with the re-confirmed password. */
-  quickDelete: (tenantId: string, body: QuickDeleteRequest) =>
-    api.post<QuickDeleteTask>(`/data-mgmt/tenants/${tenant(tenantId)}/quick-delete-tasks`, body, {
-      permission: 'data-mgmt:things-data:delete',
-    }),
+  quickDelete: (tenantId: string, body: RouteBody<typeof Routes.data.createQuickDelete>) =>
+    call(Routes.data.createQuickDelete, { params: { tenant_id: tenantId }, body }),
   quickDeleteTask: (tenantId: string, id: string, signal?: AbortSignal) =>
-    api.get<QuickDeleteTask>(`/data-mgmt/tenants/${tenant(tenantId)}/quick-delete-tasks/${encodeURIComponent(id)}`, { signal }),
+    call(Routes.data.quickDelete, { params: { tenant_id: tenantId, id }, signal }),
 };

@@ -14,7 +14,7 @@
  * (or OPENDBC_DIR).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -258,40 +258,57 @@ const TICKS = (() => {
     return 100;
   }
 })();
-/** CPU seconds of the waited-for children of this process (Linux /proc; null elsewhere). */
-function childCpu(): number | null {
+/** User and system CPU seconds of the waited-for children of this process (Linux /proc; null elsewhere). */
+function childCpu(): { user: number; sys: number } | null {
   try {
     const stat = readFileSync('/proc/self/stat', 'utf8');
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     // Fields 16 and 17 of stat (cutime, cstime); the slice starts at field 3.
-    return (Number(f[13]) + Number(f[14])) / TICKS;
+    return { user: Number(f[13]) / TICKS, sys: Number(f[14]) / TICKS };
   } catch {
     return null;
   }
 }
 
+/** GNU time, when installed, reports a child's peak resident memory. */
+const GNU_TIME = existsSync('/usr/bin/time') && spawnSync('/usr/bin/time', ['-f', '%M', 'true']).status === 0 ? '/usr/bin/time' : null;
+
 interface Run {
+  /** user + sys */
   cpu: number;
+  user: number;
+  sys: number;
   wall: number;
   bytes: number;
+  /** Peak resident memory in MiB (null without GNU time). */
+  rss: number | null;
   ok: boolean;
   note: string;
 }
-/** Runs a command with stdout to a file, as a user would; CPU and wall seconds of the whole process. */
+/**
+ * Runs a command with stdout to a file, as a user would; CPU (user and system: writing the output
+ * file is system time) and wall seconds of the whole process, and its peak memory.
+ */
 function run(cmd: string, argv: string[]): Run {
   const outFile = join(work, 'out');
   const fd = openSync(outFile, 'w');
   const c0 = childCpu();
   const t0 = performance.now();
-  const r = spawnSync(cmd, argv, { stdio: ['ignore', fd, 'pipe'], encoding: 'utf8', maxBuffer: 1 << 24 });
+  const [file, args] = GNU_TIME ? [GNU_TIME, ['-f', 'peak-rss-kib %M', cmd, ...argv]] : [cmd, argv];
+  const r = spawnSync(file, args, { stdio: ['ignore', fd, 'pipe'], encoding: 'utf8', maxBuffer: 1 << 24 });
   const wall = (performance.now() - t0) / 1000;
   const c1 = childCpu();
   closeSync(fd);
   const bytes = statSync(outFile).size;
   rmSync(outFile, { force: true });
-  const cpu = c0 === null || c1 === null ? wall : c1 - c0;
-  const note = (r.stderr ?? '').split('\n').find((l) => /cantools|canmatrix/.test(l)) ?? (r.stderr ?? '').trim().split('\n')[0] ?? '';
-  return { cpu, wall, bytes, ok: r.status === 0, note };
+  const user = c0 && c1 ? c1.user - c0.user : wall;
+  const sys = c0 && c1 ? c1.sys - c0.sys : 0;
+  const stderr = r.stderr ?? '';
+  const rssLine = /peak-rss-kib (\d+)/.exec(stderr);
+  const rest = stderr.replace(/.*peak-rss-kib \d+\n?/, '');
+  const note = rest.split('\n').find((l) => /cantools|canmatrix/.test(l)) ?? rest.trim().split('\n')[0] ?? '';
+  // GNU time exits with the command's status.
+  return { cpu: user + sys, user, sys, wall, bytes, rss: rssLine ? Number(rssLine[1]) / 1024 : null, ok: r.status === 0, note };
 }
 
 interface WholeRow {
@@ -318,6 +335,16 @@ if (existsSync(PYTHON) && spawnSync(PYTHON, ['-c', 'import can'], { stdio: 'igno
     whole.push({ name: peerName, format, frames: peerN, r, start });
   }
 } else console.log('\nPython peer skipped: /usr/bin/python3 with python-can not found (apt-get install python3-can python3-canmatrix)');
+// Memory flat in the file size: the same log four times over (about 4x the frames).
+const longLog = join(work, 'long.log');
+{
+  const once = readFileSync(logFile);
+  for (let k = 0; k < 4; k++) appendFileSync(longLog, once);
+}
+const long = ['jsonl', 'csv'].map((format) => ({
+  format,
+  r: run(process.execPath, [BIN, 'decode', '--dbc', dbcPath, '--log', longLog, '--format', format]),
+}));
 rmSync(work, { recursive: true, force: true });
 
 console.log(
@@ -325,13 +352,14 @@ console.log(
 );
 const nw = Math.max(...whole.map((w) => w.name.length));
 console.log(
-  `${'implementation'.padEnd(nw)}  format  ${'frames'.padStart(9)}  ${'CPU s'.padStart(6)}  ${'wall s'.padStart(6)}  ${'frames/s'.padStart(10)}  ${'start-up s'.padStart(10)}  ${'frames/s after start-up'.padStart(23)}`,
+  `${'implementation'.padEnd(nw)}  format  ${'frames'.padStart(9)}  ${'CPU s'.padStart(6)}  ${'user s'.padStart(6)}  ${'sys s'.padStart(6)}  ${'wall s'.padStart(6)}  ${'frames/s'.padStart(10)}  ${'start-up s'.padStart(10)}  ${'frames/s after start-up'.padStart(23)}  ${'peak RSS MiB'.padStart(12)}`,
 );
+const mib = (r: Run) => (r.rss === null ? '-' : r.rss.toFixed(0));
 const rate = (w: WholeRow) => w.frames / w.r.cpu;
 const steady = (w: WholeRow) => w.frames / Math.max(1e-3, w.r.cpu - w.start.cpu);
 for (const w of whole) {
   console.log(
-    `${w.name.padEnd(nw)}  ${w.format.padEnd(6)}  ${w.frames.toLocaleString('en').padStart(9)}  ${w.r.cpu.toFixed(2).padStart(6)}  ${w.r.wall.toFixed(2).padStart(6)}  ${Math.round(rate(w)).toLocaleString('en').padStart(10)}  ${w.start.cpu.toFixed(2).padStart(10)}  ${Math.round(steady(w)).toLocaleString('en').padStart(23)}${w.r.ok ? '' : '  (failed)'}`,
+    `${w.name.padEnd(nw)}  ${w.format.padEnd(6)}  ${w.frames.toLocaleString('en').padStart(9)}  ${w.r.cpu.toFixed(2).padStart(6)}  ${w.r.user.toFixed(2).padStart(6)}  ${w.r.sys.toFixed(2).padStart(6)}  ${w.r.wall.toFixed(2).padStart(6)}  ${Math.round(rate(w)).toLocaleString('en').padStart(10)}  ${w.start.cpu.toFixed(2).padStart(10)}  ${Math.round(steady(w)).toLocaleString('en').padStart(23)}  ${mib(w.r).padStart(12)}${w.r.ok ? '' : '  (failed)'}`,
   );
 }
 for (const format of ['jsonl', 'csv']) {
@@ -343,5 +371,11 @@ for (const format of ['jsonl', 'csv']) {
     : '';
   console.log(
     `  ${format}: ${Math.round(rate(ours)).toLocaleString('en')} frames/s whole process${vs}. Goals: >= 1,000,000 frames/s ${rate(ours) >= 1e6 ? 'met' : 'NOT met'}; >= 10x the peer ${peer ? (rate(ours) >= 10 * rate(peer) ? 'met' : 'NOT met') : 'not measured'}`,
+  );
+}
+for (const { format, r } of long) {
+  const once = whole.find((w) => w.format === format && w.name === 'loggerhead decode');
+  console.log(
+    `  ${format}, the log 4 times over (${(4 * N).toLocaleString('en')} frames): ${r.cpu.toFixed(2)} s CPU, ${Math.round((4 * N) / r.cpu).toLocaleString('en')} frames/s, peak RSS ${mib(r)} MiB (${once ? mib(once.r) : '-'} MiB for ${N.toLocaleString('en')})${r.ok ? '' : ' (failed)'}`,
   );
 }

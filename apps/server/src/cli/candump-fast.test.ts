@@ -6,7 +6,14 @@ import { FastCandump } from './candump-fast.ts';
 function fast(bytes: Uint8Array, cuts: number[]) {
   const seen: { ts: number; channel: number; id: number; ext: boolean; data: number[]; text: string | null }[] = [];
   const r = new FastCandump((ts, channel, id, ext, data, line, t0, t1) =>
-    seen.push({ ts, channel, id, ext, data: [...data], text: t0 >= 0 ? new TextDecoder().decode(line.subarray(t0, t1)) : null }),
+    seen.push({
+      ts,
+      channel,
+      id,
+      ext,
+      data: [...data],
+      text: t0 >= 0 ? new TextDecoder().decode(new Uint8Array(line.buffer, line.byteOffset + t0, t1 - t0)) : null,
+    }),
   );
   let at = 0;
   for (const c of [...cuts, bytes.length]) {

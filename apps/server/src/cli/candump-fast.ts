@@ -3,8 +3,9 @@ import type { LogReadResult } from '@loggerhead/can/logs/types.ts';
 
 /**
  * What a decoder needs of one frame. `data` is a view into a scratch buffer, valid during the call
- * only. `text` gives the bytes of the line's timestamp (`seconds.micros`) in `line[textStart,
- * textEnd)` when they are already what `loggerhead decode` prints, else textStart is -1.
+ * only. `line[textStart, textEnd)` holds the bytes of the line's timestamp (`seconds.micros`) when
+ * they are already what `loggerhead decode` prints, else textStart is -1; at least 3 more bytes of
+ * the line follow them (to copy them a word at a time).
  */
 export type FrameVisitor = (
   ts: number,
@@ -12,10 +13,12 @@ export type FrameVisitor = (
   id: number,
   ext: boolean,
   data: Uint8Array,
-  line: Uint8Array,
+  line: DataView,
   textStart: number,
   textEnd: number,
 ) => void;
+
+const NO_LINE = new DataView(new ArrayBuffer(0));
 
 const HEX = (() => {
   const t = new Int8Array(256).fill(-1);
@@ -69,9 +72,10 @@ export class FastCandump {
       if (b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) pos = 3;
     }
     const n = b.length;
+    const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
     while (pos < n) {
       // The common line is read up to its newline in one go; any other goes to the full parser.
-      const next = this.quick(b, pos, n);
+      const next = this.quick(b, view, pos, n);
       if (next >= 0) {
         this.lineNo++;
         pos = next;
@@ -111,7 +115,7 @@ export class FastCandump {
   }
 
   private others(frames: { ts: number; channel: number; id: number; ext: boolean; rtr: boolean; err: boolean; data: Uint8Array }[]) {
-    for (const f of frames) if (!f.rtr && !f.err) this.visit(f.ts, f.channel, f.id, f.ext, f.data, f.data, -1, -1);
+    for (const f of frames) if (!f.rtr && !f.err) this.visit(f.ts, f.channel, f.id, f.ext, f.data, NO_LINE, -1, -1);
   }
 
   /**
@@ -119,7 +123,7 @@ export class FastCandump {
    * CRLF; `end` is the end of the bytes at hand): the index after it, or -1 to leave the line to
    * the full parser (also when the line runs past `end`).
    */
-  private quick(b: Uint8Array, start: number, end: number): number {
+  private quick(b: Uint8Array, view: DataView, start: number, end: number): number {
     let p = start;
     if (b[p] !== 40) return -1;
     p++;
@@ -172,7 +176,7 @@ export class FastCandump {
     this.fast++;
     // candump's own timestamps print as they are (no sign, no leading zeros, six decimals).
     const canonical = secDigits === 1 || b[t0] !== 48;
-    this.visit(sec * 1e6 + micro, channel, id, ext, this.views[len], b, canonical ? t0 : -1, t1);
+    this.visit(sec * 1e6 + micro, channel, id, ext, this.views[len], view, canonical ? t0 : -1, t1);
     return p + 1;
   }
 }

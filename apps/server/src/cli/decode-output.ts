@@ -176,11 +176,18 @@ export class ByteOut {
     this.pos = p;
   }
 
-  range(b: Uint8Array, start: number, end: number): void {
-    const buf = this.buf;
+  /**
+   * Bytes `[start, end)` of `src`, a word at a time: reads up to 3 bytes past `end` (which `src` must
+   * hold) and stores as many past the copy, which the next writes overwrite.
+   */
+  copy(src: DataView, start: number, end: number): void {
     let p = this.pos;
-    for (let i = start; i < end; i++) buf[p++] = b[i];
-    this.pos = p;
+    this.pos = p + (end - start);
+    const view = this.view;
+    for (let i = start; i < end; i += 4) {
+      view.setInt32(p, src.getInt32(i, true), true);
+      p += 4;
+    }
   }
 
   byte(c: number): void {

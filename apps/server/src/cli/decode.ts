@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { createGunzip } from 'node:zlib';
-import type { CompiledMessage, DbcDecoder } from '@loggerhead/can/dbc/dbc.decoder.ts';
+import type { DbcDecoder } from '@loggerhead/can/dbc/dbc.decoder.ts';
 import { compileDbc } from '@loggerhead/can/dbc/dbc.decoder.ts';
 import type { LogFormat, LogReadResult } from '@loggerhead/can/logs/types.ts';
 import { FastCandump, type FrameVisitor, looksLikeCandump } from './candump-fast.ts';
@@ -98,7 +98,7 @@ async function readFrames(
   piece: () => Promise<void>,
 ): Promise<LogReadResult> {
   const each = (frames: { ts: number; channel: number; id: number; ext: boolean; rtr: boolean; err: boolean; data: Uint8Array }[]) => {
-    for (const f of frames) if (!f.rtr && !f.err) visit(f.ts, f.channel, f.id, f.ext, f.data, f.data, -1, -1);
+    for (const f of frames) if (!f.rtr && !f.err) visit(f.ts, f.channel, f.id, f.ext, f.data, NO_LINE, -1, -1);
   };
   if (format === 'mf4' && !gzip) {
     // MF4 links back and forth: read from the file by random access, in batches.
@@ -214,6 +214,7 @@ export async function decode(args: string[]): Promise<number> {
   return 0;
 }
 
+const NO_LINE = new DataView(new ArrayBuffer(0));
 const CHANNELS = Array.from({ length: 256 }, (_, i) => pieceOf(bytesOf(`can${i}`)));
 const TS = pieceOf(bytesOf('{"ts": '));
 const CHANNEL = pieceOf(bytesOf(', "channel": "'));
@@ -221,8 +222,8 @@ const ID = pieceOf(bytesOf('", "id": '));
 const LABELS = bytesOf(', "labels": ');
 
 /** The timestamp: copied from a candump line when it is already in print form, else written. */
-function writeTime(out: ByteOut, ts: number, base: number | undefined, line: Uint8Array, t0: number, t1: number): void {
-  if (t0 >= 0 && base === undefined) out.range(line, t0, t1);
+function writeTime(out: ByteOut, ts: number, base: number | undefined, line: DataView, t0: number, t1: number): void {
+  if (t0 >= 0 && base === undefined) out.copy(line, t0, t1);
   else writeSeconds(out, base === undefined ? ts : ts - base);
 }
 
@@ -250,9 +251,12 @@ function jsonlWriter(decoder: DbcDecoder, start: number | undefined, labels: boo
       if (Number.isNaN(v) && absent(decoder, t, i, v, data)) continue;
       out.piece(first ? t.key[i] : t.nextKey[i]);
       first = false;
-      // A 32-bit integer is what most signals hold: written here (as writeValue would).
-      if ((v | 0) === v) out.pos = putInt(out.buf, out.pos, v);
-      else writeValue(out, decoder, t, i, v, data, true);
+      // A 32-bit integer is what most signals hold, a single digit (flags) what many: written here
+      // (as writeValue would).
+      if ((v | 0) === v) {
+        if (v >= 0 && v < 10) out.byte(48 + v);
+        else out.pos = putInt(out.buf, out.pos, v);
+      } else writeValue(out, decoder, t, i, v, data, true);
     }
     out.byte(125); // }
     if (labels) {
@@ -282,18 +286,18 @@ async function csvWriter(
   format: LogFormat,
   gzip: boolean,
 ): Promise<FrameVisitor> {
-  const seen = new Set<CompiledMessage>();
+  const seen = new Uint8Array(decoder.messages.length);
   await readFrames(
     path,
     format,
     gzip,
     (_ts, _channel, id, ext) => {
       const m = decoder.lookup(id, ext);
-      if (m) seen.add(m);
+      if (m) seen[m.index] = 1;
     },
     async () => {},
   );
-  const used = decoder.messages.filter((m) => seen.has(m));
+  const used = decoder.messages.filter((m) => seen[m.index] === 1);
   const column: number[] = [];
   let width = 0;
   for (const m of used) {
@@ -320,8 +324,10 @@ async function csvWriter(
     for (let i = 0; i < t.key.length; i++) {
       out.byte(44);
       const v = values[i];
-      if ((v | 0) === v) out.pos = putInt(out.buf, out.pos, v);
-      else if (!(Number.isNaN(v) && absent(decoder, t, i, v, data))) writeValue(out, decoder, t, i, v, data, false);
+      if ((v | 0) === v) {
+        if (v >= 0 && v < 10) out.byte(48 + v);
+        else out.pos = putInt(out.buf, out.pos, v);
+      } else if (!(Number.isNaN(v) && absent(decoder, t, i, v, data))) writeValue(out, decoder, t, i, v, data, false);
     }
     out.piece(t.after);
     out.byte(10);

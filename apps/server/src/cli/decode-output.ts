@@ -164,6 +164,13 @@ export class ByteOut {
     }
   }
 
+  /** A line of text (UTF-8) and its newline. */
+  line(s: string): void {
+    const b = bytesOf(`${s}\n`);
+    this.ensure(b.length);
+    this.bytes(b);
+  }
+
   bytes(b: Uint8Array): void {
     const n = b.length;
     const buf = this.buf;

@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { createGunzip } from 'node:zlib';
-import type { DbcDecoder } from '@loggerhead/can/dbc/dbc.decoder.ts';
+import type { CompiledMessage, DbcDecoder } from '@loggerhead/can/dbc/dbc.decoder.ts';
 import { compileDbc } from '@loggerhead/can/dbc/dbc.decoder.ts';
 import type { LogFormat, LogReadResult } from '@loggerhead/can/logs/types.ts';
 import { FastCandump, type FrameVisitor, looksLikeCandump } from './candump-fast.ts';
@@ -36,12 +36,6 @@ class Output extends ByteOut {
     process.stdout.on('error', () => {
       this.closed = true;
     });
-  }
-
-  line(s: string): void {
-    const b = bytesOf(`${s}\n`);
-    this.ensure(b.length);
-    this.bytes(b);
   }
 
   async flush(): Promise<void> {
@@ -227,8 +221,11 @@ function writeTime(out: ByteOut, ts: number, base: number | undefined, line: Dat
   else writeSeconds(out, base === undefined ? ts : ts - base);
 }
 
+/** Where the writers put their lines; `closed` stops them (the reader of stdout has gone). */
+export type LineOut = ByteOut & { closed: boolean };
+
 /** Writes each decoded frame as a JSON line. */
-function jsonlWriter(decoder: DbcDecoder, start: number | undefined, labels: boolean, out: Output): FrameVisitor {
+export function jsonlWriter(decoder: DbcDecoder, start: number | undefined, labels: boolean, out: LineOut): FrameVisitor {
   const values = new Float64Array(decoder.maxSignals);
   const outs: (MessageOut | undefined)[] = [];
   return (ts, channel, id, ext, data, line, t0, t1) => {
@@ -297,7 +294,16 @@ async function csvWriter(
     },
     async () => {},
   );
-  const used = decoder.messages.filter((m) => seen[m.index] === 1);
+  return csvRows(
+    decoder,
+    start,
+    out,
+    decoder.messages.filter((m) => seen[m.index] === 1),
+  );
+}
+
+/** Writes the CSV header for the messages `used` (in DBC order), then each decoded frame as a row. */
+export function csvRows(decoder: DbcDecoder, start: number | undefined, out: LineOut, used: CompiledMessage[]): FrameVisitor {
   const column: number[] = [];
   let width = 0;
   for (const m of used) {

@@ -122,6 +122,3 @@ export function cappedHandle(aedes: Aedes, maxBytes = MAX_PACKET_BYTES) {
     return client;
   };
 }
-
-/** Devices that are still marked online from before a restart of the embedded broker are not. */
-export const RESET_ONLINE_SQL = `update things set is_online = false, connection_status = 2 where is_online`;

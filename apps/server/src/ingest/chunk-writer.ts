@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { BatchInfo } from '@loggerhead/can/protocol/batch.ts';
 import { type BytesCodec, bytesCodec } from '../db/bytea.ts';
 import type { RawSql } from '../db/client.ts';
+import { chunksRepository, type DayUsage } from './chunks.repository.ts';
 
 export interface Chunk {
   tenantId: string;
@@ -97,10 +98,7 @@ export class ChunkWriter extends EventEmitter<{ committed: [Chunk[]] }> {
       if (this.partitions.has(day)) continue;
       const name = partitionName(day);
       try {
-        await this.raw.exec(
-          `create table if not exists ${name} partition of frame_chunks for values from (${day * DAY_US}) to (${(day + 1) * DAY_US});
-           alter table ${name} alter column data set storage external`,
-        );
+        await chunksRepository.createPartition(this.raw, name, day);
       } catch (e) {
         // Another server copy created it at the same moment.
         const code = (e as { code?: string }).code;
@@ -126,43 +124,12 @@ export class ChunkWriter extends EventEmitter<{ committed: [Chunk[]] }> {
       unique.push(c);
     }
     await this.ensurePartitions(new Set(unique.map((c) => dayOf(c.info.timeStart))));
-    const params: unknown[] = [];
-    const rows: string[] = [];
-    for (const c of unique) {
-      const b = params.length;
-      rows.push(
-        `($${b + 1},$${b + 2},$${b + 3},$${b + 4},$${b + 5},$${b + 6},$${b + 7},$${b + 8},$${b + 9}::int[],${this.codec.param(b + 10)})`,
-      );
-      params.push(
-        c.tenantId,
-        c.thingsId,
-        c.info.timeStart,
-        c.info.timeEnd,
-        c.info.session,
-        c.info.seq,
-        c.info.count,
-        c.info.channelMask,
-        `{${c.info.ids.join(',')}}`,
-        this.codec.value(c.data),
-      );
-    }
     const inserted = await this.raw.transaction(async (tx) => {
-      const { rows: ok } = await tx.query<{
-        things_id: string;
-        time_start: number | string;
-        session: number | string;
-        seq: number | string;
-      }>(
-        `insert into frame_chunks (tenant_id, things_id, time_start, time_end, session, seq, frame_count, channel_mask, ids, data)
-         values ${rows.join(',')}
-         on conflict (things_id, time_start, session, seq) do nothing
-         returning things_id, time_start, session, seq`,
-        params,
-      );
+      const ok = await chunksRepository.insert(tx, unique, this.codec);
       const got = new Set(ok.map((r) => `${r.things_id}/${Number(r.time_start)}/${Number(r.session)}/${Number(r.seq)}`));
       const fresh = unique.filter((c) => got.has(`${c.thingsId}/${c.info.timeStart}/${c.info.session}/${c.info.seq}`));
       // Capacity per device and day, in the same transaction as the chunks.
-      const usage = new Map<string, { tenantId: string; thingsId: string; day: number; bytes: number; frames: number; chunks: number }>();
+      const usage = new Map<string, DayUsage>();
       for (const c of fresh) {
         const day = dayOf(c.info.timeStart);
         const k = `${c.thingsId}/${day}`;
@@ -172,21 +139,7 @@ export class ChunkWriter extends EventEmitter<{ committed: [Chunk[]] }> {
         u.chunks++;
         usage.set(k, u);
       }
-      if (usage.size) {
-        const up: unknown[] = [];
-        const vals: string[] = [];
-        for (const u of usage.values()) {
-          const b = up.length;
-          vals.push(`($${b + 1}::uuid,$${b + 2}::uuid,$${b + 3}::date,$${b + 4}::bigint,$${b + 5}::bigint,$${b + 6}::bigint)`);
-          up.push(u.tenantId, u.thingsId, new Date(u.day * 86_400_000).toISOString().slice(0, 10), u.bytes, u.frames, u.chunks);
-        }
-        await tx.query(
-          `insert into storage_usage (tenant_id, things_id, day, bytes, frames, chunks) values ${vals.join(',')}
-           on conflict (things_id, day) do update set bytes = storage_usage.bytes + excluded.bytes,
-             frames = storage_usage.frames + excluded.frames, chunks = storage_usage.chunks + excluded.chunks`,
-          up,
-        );
-      }
+      if (usage.size) await chunksRepository.addUsage(tx, usage.values());
       return fresh;
     });
     this.stats.flushes++;

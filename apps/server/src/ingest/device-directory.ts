@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { RawSql } from '../db/client.ts';
+import { ingestDevicesRepository } from './devices.repository.ts';
 
 export interface DeviceIdentity {
   deviceId: string;
@@ -32,10 +33,14 @@ export class DeviceDirectory {
   /** Told when a device connects or disconnects (the live hub pushes it to browsers). */
   onOnlineChange: ((thingsId: string, online: boolean) => void) | null = null;
 
+  private readonly repo: ReturnType<typeof ingestDevicesRepository>;
+
   constructor(
-    private readonly raw: RawSql,
+    raw: RawSql,
     private readonly log: { warn: (o: object, m: string) => void },
-  ) {}
+  ) {
+    this.repo = ingestDevicesRepository(raw);
+  }
 
   start() {
     this.timer = setInterval(() => void this.flushMalformed().catch(() => {}), 1000);
@@ -51,11 +56,7 @@ export class DeviceDirectory {
   private async load(deviceId: string): Promise<Entry | null> {
     const hit = this.cache.get(deviceId);
     if (hit !== undefined && (hit === null ? false : Date.now() - hit.at < TTL_MS)) return hit;
-    const { rows } = await this.raw.query<{ id: string; tenant_id: string; things_key: string; thing_type: number }>(
-      'select id, tenant_id, things_key, thing_type from things where third_things_id = $1',
-      [deviceId],
-    );
-    const r = rows[0];
+    const r = await this.repo.byDeviceId(deviceId);
     const e = r ? { deviceId, thingsId: r.id, tenantId: r.tenant_id, key: r.things_key, thingType: r.thing_type, at: Date.now() } : null;
     if (e) this.cache.set(deviceId, e);
     else this.cache.delete(deviceId);
@@ -87,13 +88,7 @@ export class DeviceDirectory {
     message: string,
     detail: Record<string, unknown> | null = null,
   ) {
-    await this.raw.query('insert into device_events (tenant_id, things_id, kind, message, detail) values ($1,$2,$3,$4,$5::jsonb)', [
-      d.tenantId,
-      d.thingsId,
-      kind,
-      message,
-      detail === null ? null : JSON.stringify(detail),
-    ]);
+    await this.repo.event(d.tenantId, d.thingsId, kind, message, detail);
   }
 
   /** Events at most once a minute per device and kind, so a noisy device cannot flood the log. */
@@ -107,11 +102,7 @@ export class DeviceDirectory {
 
   async setOnline(d: DeviceIdentity, online: boolean, detail: Record<string, unknown>) {
     this.onOnlineChange?.(d.thingsId, online);
-    await this.raw.query(`update things set is_online = $2, connection_status = $3, last_seen_at = now() where id = $1`, [
-      d.thingsId,
-      online,
-      online ? 1 : 2,
-    ]);
+    await this.repo.setOnline(d.thingsId, online);
     await this.event(d, online ? 'connect' : 'disconnect', online ? 'connected' : 'disconnected', detail);
   }
 
@@ -133,7 +124,7 @@ export class DeviceDirectory {
     const batch = [...this.malformed.entries()];
     this.malformed.clear();
     for (const [thingsId, m] of batch) {
-      await this.raw.query('update things set malformed_count = malformed_count + $2 where id = $1', [thingsId, m.n]);
+      await this.repo.addMalformed(thingsId, m.n);
       await this.eventThrottled(
         { thingsId, tenantId: m.tenantId, deviceId: '', thingType: 0 },
         'malformed',

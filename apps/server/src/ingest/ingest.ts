@@ -6,10 +6,11 @@ import type { Config } from '../config.ts';
 import { bytesCodec } from '../db/bytea.ts';
 import type { Database } from '../db/client.ts';
 import { LiveHub } from '../live/live-hub.ts';
-import { attachDeviceHooks, cappedHandle, RESET_ONLINE_SQL } from './aedes-hooks.ts';
+import { attachDeviceHooks, cappedHandle } from './aedes-hooks.ts';
 import { type Broker, embeddedBroker, externalBroker } from './broker.ts';
 import { ChunkWriter } from './chunk-writer.ts';
 import { DeviceDirectory } from './device-directory.ts';
+import { ingestDevicesRepository } from './devices.repository.ts';
 import { DatabasePersistence } from './mqtt-persistence.ts';
 import { UplinkPipeline } from './uplink-pipeline.ts';
 
@@ -100,7 +101,7 @@ export async function createIngest(opts: { config: Config; database: Database; l
       aedes,
       handle: cappedHandle(aedes),
       onStart: async () => {
-        await raw.query(RESET_ONLINE_SQL);
+        await ingestDevicesRepository(raw).resetOnline();
         await starting();
       },
       onClose: closing,

@@ -11,6 +11,7 @@ import { isUplink, parseTopic } from '@loggerhead/can/protocol/topics.ts';
 import type { RawSql } from '../db/client.ts';
 import type { ChunkWriter } from './chunk-writer.ts';
 import type { DeviceDirectory, DeviceIdentity } from './device-directory.ts';
+import { ingestDevicesRepository } from './devices.repository.ts';
 
 export type ResponseHandler = (device: DeviceIdentity, resp: CommandResponse) => void | Promise<void>;
 export type GpsHandler = (device: DeviceIdentity, fixes: GpsFix[]) => void | Promise<void>;
@@ -28,11 +29,15 @@ export class UplinkPipeline {
   private telemetryHandlers: TelemetryHandler[] = [];
   private gpsHandlers: GpsHandler[] = [];
 
+  private readonly repo: ReturnType<typeof ingestDevicesRepository>;
+
   constructor(
-    private readonly raw: RawSql,
+    raw: RawSql,
     private readonly writer: ChunkWriter,
     readonly devices: DeviceDirectory,
-  ) {}
+  ) {
+    this.repo = ingestDevicesRepository(raw);
+  }
 
   /** Command responses go to the commands feature (a later issue) through here. */
   onResponse(h: ResponseHandler) {
@@ -79,13 +84,13 @@ export class UplinkPipeline {
           this.devices.malformedUplink(d, topic, s);
           return 'malformed';
         }
-        await this.raw.query(
-          `update things set is_online = $2, connection_status = $3, last_seen_at = now(),
-                  firmware = coalesce($4, firmware), sd_card_status = coalesce($5, sd_card_status),
-                  channel_enable = coalesce($6, channel_enable), server = coalesce($7, server)
-            where id = $1`,
-          [d.thingsId, s.online, s.online ? 1 : 2, s.firmware ?? null, s.sd?.state ?? null, s.channel_enable ?? null, s.server ?? null],
-        );
+        await this.repo.setStatus(d.thingsId, {
+          online: s.online,
+          firmware: s.firmware ?? null,
+          sdState: s.sd?.state ?? null,
+          channelEnable: s.channel_enable ?? null,
+          server: s.server ?? null,
+        });
         return 'stored';
       }
       case 'gps': {
@@ -94,26 +99,7 @@ export class UplinkPipeline {
           this.devices.malformedUplink(d, topic, fixes);
           return 'malformed';
         }
-        const params: unknown[] = [];
-        const rows = fixes.map((f) => {
-          const b = params.length;
-          params.push(
-            d.tenantId,
-            d.thingsId,
-            Math.round(f.ts),
-            f.lat,
-            f.lon,
-            f.alt ?? null,
-            f.speed ?? null,
-            f.heading ?? null,
-            f.sats ?? null,
-          );
-          return `(${Array.from({ length: 9 }, (_, i) => `$${b + i + 1}`).join(',')})`;
-        });
-        await this.raw.query(
-          `insert into gps_fixes (tenant_id, things_id, ts, lat, lon, alt, speed, heading, sats) values ${rows.join(',')}`,
-          params,
-        );
+        await this.repo.insertGps(d.tenantId, d.thingsId, fixes);
         for (const h of this.gpsHandlers) await h(d, fixes);
         return 'stored';
       }

@@ -1,0 +1,72 @@
+import type { GpsFix } from '@loggerhead/can/protocol/messages.ts';
+import type { RawSql } from '../db/client.ts';
+
+/**
+ * What the ingest reads and writes about devices: identity by device ID (unique platform-wide, so
+ * not scoped by tenant), online state and status, the device event log, malformed counts, GPS fixes.
+ */
+export function ingestDevicesRepository(raw: RawSql) {
+  return {
+    async byDeviceId(deviceId: string): Promise<{ id: string; tenant_id: string; things_key: string; thing_type: number } | null> {
+      const { rows } = await raw.query<{ id: string; tenant_id: string; things_key: string; thing_type: number }>(
+        'select id, tenant_id, things_key, thing_type from things where third_things_id = $1',
+        [deviceId],
+      );
+      return rows[0] ?? null;
+    },
+
+    async event(tenantId: string, thingsId: string, kind: string, message: string, detail: Record<string, unknown> | null): Promise<void> {
+      await raw.query('insert into device_events (tenant_id, things_id, kind, message, detail) values ($1,$2,$3,$4,$5::jsonb)', [
+        tenantId,
+        thingsId,
+        kind,
+        message,
+        detail === null ? null : JSON.stringify(detail),
+      ]);
+    },
+
+    async setOnline(thingsId: string, online: boolean): Promise<void> {
+      await raw.query(`update things set is_online = $2, connection_status = $3, last_seen_at = now() where id = $1`, [
+        thingsId,
+        online,
+        online ? 1 : 2,
+      ]);
+    },
+
+    async addMalformed(thingsId: string, n: number): Promise<void> {
+      await raw.query('update things set malformed_count = malformed_count + $2 where id = $1', [thingsId, n]);
+    },
+
+    /** A status uplink: online state and what the device reports (unset fields keep their value). */
+    async setStatus(
+      thingsId: string,
+      s: { online: boolean; firmware: string | null; sdState: string | null; channelEnable: number | null; server: string | null },
+    ): Promise<void> {
+      await raw.query(
+        `update things set is_online = $2, connection_status = $3, last_seen_at = now(),
+                  firmware = coalesce($4, firmware), sd_card_status = coalesce($5, sd_card_status),
+                  channel_enable = coalesce($6, channel_enable), server = coalesce($7, server)
+            where id = $1`,
+        [thingsId, s.online, s.online ? 1 : 2, s.firmware, s.sdState, s.channelEnable, s.server],
+      );
+    },
+
+    async insertGps(tenantId: string, thingsId: string, fixes: GpsFix[]): Promise<void> {
+      const params: unknown[] = [];
+      const rows = fixes.map((f) => {
+        const b = params.length;
+        params.push(tenantId, thingsId, Math.round(f.ts), f.lat, f.lon, f.alt ?? null, f.speed ?? null, f.heading ?? null, f.sats ?? null);
+        return `(${Array.from({ length: 9 }, (_, i) => `$${b + i + 1}`).join(',')})`;
+      });
+      await raw.query(
+        `insert into gps_fixes (tenant_id, things_id, ts, lat, lon, alt, speed, heading, sats) values ${rows.join(',')}`,
+        params,
+      );
+    },
+
+    /** Devices that are still marked online from before a restart of the embedded broker are not. */
+    async resetOnline(): Promise<void> {
+      await raw.query(`update things set is_online = false, connection_status = 2 where is_online`);
+    },
+  };
+}

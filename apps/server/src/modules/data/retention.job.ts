@@ -5,6 +5,7 @@ import { LocalFileStore } from '../../files/file-store.ts';
 import { type ChunkWriter, dayOf } from '../../ingest/chunk-writer.ts';
 import { quickDeleteRepository } from './quick-delete.repository.ts';
 import { removeRecalledFiles } from './quick-delete.service.ts';
+import { retentionRepository } from './retention.repository.ts';
 
 /** Spec §3 package default maximum_data_retention_days. */
 export const DEFAULT_RETENTION_DAYS: number = PACKAGE_DEFAULTS.maximum_data_retention_days;
@@ -29,20 +30,17 @@ export async function dropExpiredPartitions(
   now = Date.now(),
 ) {
   const cutoffDay = dayOf(now * 1000) - retentionDays;
-  const { rows } = await raw.query<{ name: string }>(
-    `select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid join pg_class p on p.oid = i.inhparent
-      where p.relname = 'frame_chunks'`,
-  );
+  const repo = retentionRepository(raw);
   const dropped: number[] = [];
-  for (const { name } of rows) {
+  for (const name of await repo.framePartitions()) {
     const m = /^frame_chunks_p(\d{4})(\d{2})(\d{2})$/.exec(name);
     if (!m) continue;
     const day = Math.floor(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) / DAY_MS);
     if (day >= cutoffDay) continue;
-    await raw.exec(`drop table if exists ${name}`);
+    await repo.dropPartition(name);
     dropped.push(day);
   }
-  await raw.query('delete from storage_usage where day < $1::date', [dateOf(cutoffDay)]);
+  await repo.deleteUsageBefore(dateOf(cutoffDay));
   writer?.forgetPartitions(dropped);
   return dropped.length;
 }
@@ -62,12 +60,9 @@ export interface RetentionDeps {
  */
 export async function sweepExports(raw: RawSql, dataDir: string, now = Date.now()) {
   const store = new LocalFileStore(path.join(dataDir, 'files'));
-  const { rows } = await raw.query<{ file_path: string | null }>(
-    `delete from download_tasks where coalesce(finished_at, created_at) < to_timestamp($1::float8 / 1000) returning file_path`,
-    [now - EXPORT_KEEP_MS],
-  );
-  for (const r of rows) if (r.file_path) await store.remove(r.file_path);
-  return rows.length;
+  const gone = await retentionRepository(raw).deleteEndedExports(now - EXPORT_KEEP_MS);
+  for (const file of gone) if (file) await store.remove(file);
+  return gone.length;
 }
 
 /**
@@ -84,14 +79,8 @@ export async function sweepRetention(deps: RetentionDeps, now = Date.now()) {
   const { raw } = deps;
   // The package's days, shortened by the tenant's own choice (tenant-spec reclaim_policy 1:
   // data older than max_reserves_duration days goes, within what the package allows).
-  const { rows: tenants } = await raw.query<{ id: string; days: number | null }>(
-    `select t.id,
-            case when t.reclaim_policy = 1 then least(pd.days, t.max_reserves_duration) else pd.days end as days
-       from tenants t
-       left join tenant_packages p on p.tenant_id = t.id
-       cross join lateral (select case when p.tenant_id is null then $1::int else p.maximum_data_retention_days end as days) pd`,
-    [DEFAULT_RETENTION_DAYS],
-  );
+  const repo = retentionRepository(raw);
+  const tenants = await repo.tenantDays(DEFAULT_RETENTION_DAYS);
   const today = dayOf(now * 1000);
   const unlimited = tenants.some((t) => t.days === null);
   const longest = tenants.reduce((m, t) => Math.max(m, t.days ?? 0), 0);
@@ -104,15 +93,10 @@ export async function sweepRetention(deps: RetentionDeps, now = Date.now()) {
     if (t.days === null) continue;
     const cutoffDay = today - t.days;
     if (t.days < longest || unlimited) {
-      const { rows } = await raw.query<{ n: number }>(
-        `with gone as (delete from frame_chunks where tenant_id = $1 and time_start < $2 returning 1) select count(*)::int as n from gone`,
-        [t.id, cutoffDay * DAY_US],
-      );
-      frames += rows[0].n;
-      await raw.query('delete from storage_usage where tenant_id = $1 and day < $2::date', [t.id, dateOf(cutoffDay)]);
+      frames += await repo.deleteTenantChunks(t.id, cutoffDay * DAY_US, dateOf(cutoffDay));
     }
     const beforeMs = cutoffDay * DAY_MS;
-    await raw.query('delete from gps_fixes where tenant_id = $1 and ts < $2', [t.id, beforeMs]);
+    await repo.deleteTenantGps(t.id, beforeMs);
     await deps.signals?.purgeBefore(t.id, beforeMs);
     if (deps.files) {
       const gone = await files.deleteFilesStoredBefore(t.id, beforeMs);

@@ -21,12 +21,7 @@ const ALLOWED: Record<string, string> = {};
  */
 const PENDING = new Set([
   'lib/job-leases.ts',
-  'modules/experience/demo-seed.ts',
-  'modules/experience/experience.module.ts',
   'modules/tenant/bootstrap.ts',
-  'modules/tenant/experience.ts',
-  'modules/tenant/registration.service.ts',
-  'modules/tenant/verification.service.ts',
 ]);
 
 const isDataLayer = (file: string) => file.endsWith('.repository.ts') || file.startsWith('db/');

@@ -25,6 +25,7 @@ import { thingsService } from '../things/things.service.ts';
 import { vehiclesService } from '../things/vehicles.service.ts';
 import { userConfigRepository } from '../user-config/user-config.repository.ts';
 import { userConfigService } from '../user-config/user-config.service.ts';
+import { demoRepository } from './demo.repository.ts';
 import { DEMO_DBC_NAME, DriveSim, type DriveState, demoDbcText, FENCE_CENTER, FrameMaker, fixOf, HISTORY_RATES } from './demo-drive.ts';
 
 /** How far back the generated history reaches. */
@@ -110,11 +111,8 @@ export interface DemoManager {
 }
 
 export async function demoManager(ctx: AppContext): Promise<DemoManager | null> {
-  const { rows } = await ctx.database.raw.query<{ id: string; tenant_id: string }>(
-    `select u.id, u.tenant_id from users u join tenants t on t.id = u.tenant_id
-      where t.is_demo and u.is_manager order by u.created_at limit 1`,
-  );
-  return rows[0] ? { tenantId: rows[0].tenant_id, userId: rows[0].id } : null;
+  const row = await demoRepository(ctx.database.raw).manager();
+  return row ? { tenantId: row.tenant_id, userId: row.id } : null;
 }
 
 /** The demo manager as the services see a caller: not read-only, since the server itself seeds. */
@@ -181,11 +179,7 @@ export async function seedDemo(
   for (let i = DEMO_DEVICES.length - 1; i >= 0; i--) {
     const spec = DEMO_DEVICES[i];
     const deviceId = demoDeviceId(m.tenantId, i);
-    const found = await raw.query<{ id: string }>('select id from things where tenant_id = $1 and third_things_id = $2', [
-      m.tenantId,
-      deviceId,
-    ]);
-    let id = found.rows[0]?.id;
+    let id = (await demoRepository(raw).deviceId(m.tenantId, deviceId)) ?? undefined;
     if (!id) {
       id = (
         await things.create(auth, {
@@ -266,11 +260,7 @@ export async function seedDemo(
   }
 
   // The default dashboard's panels: the live truck at a glance.
-  const board = await raw.query<{ id: string }>('select id from dashboards where tenant_id = $1 and business_type = $2', [
-    m.tenantId,
-    DEFAULT_DASHBOARD_TYPE,
-  ]);
-  const dashboardId = board.rows[0]?.id;
+  const dashboardId = await demoRepository(raw).dashboardId(m.tenantId, DEFAULT_DASHBOARD_TYPE);
   if (dashboardId) {
     const panels = panelsService(raw, ctx.signals.repo);
     if (!(await panels.list(auth, dashboardId)).length) {
@@ -309,9 +299,7 @@ export async function seedDemo(
 
   // Rules on the devices that only have history: their alert events stay a handful.
   const rules = alertsOf(app).rules;
-  const names = new Set(
-    (await raw.query<{ name: string }>('select name from trigger_rules where tenant_id = $1', [m.tenantId])).rows.map((r) => r.name),
-  );
+  const names = new Set(await demoRepository(raw).ruleNames(m.tenantId));
   const demoRules = [
     {
       name: SPEED_RULE,
@@ -352,12 +340,7 @@ export async function seedDemo(
   const deletes = quickDeleteRepository(raw);
   for (let i = 0; i < devices.length; i++) {
     const d = devices[i];
-    const marked = await raw.query(
-      `select 1 from device_events e where e.things_id = $1 and e.kind = 'upload' and e.detail->>'source' = $2
-          and exists (select 1 from storage_usage u where u.things_id = e.things_id)`,
-      [d.id, MARKER],
-    );
-    if (marked.rows.length) continue;
+    if (await demoRepository(raw).historySeeded(d.id, MARKER)) continue;
     stopIfAsked();
     // Whatever an interrupted start left goes first, so nothing is stored twice.
     const all = { from: null, to: null };

@@ -1,4 +1,5 @@
 import type { AppContext, LoggerheadApp } from '../../app.ts';
+import { demoRepository } from './demo.repository.ts';
 import { LiveDemo } from './demo-live.ts';
 import { DEMO_DEVICES, type DemoManager, demoDeviceId, demoManager, driveHistory, type SeedResult, seedDemo } from './demo-seed.ts';
 
@@ -99,13 +100,7 @@ function startLive(app: LoggerheadApp, ctx: AppContext, m: DemoManager, seededAt
       return port ? `mqtt://${host}:${port}` : null;
     },
     deviceId,
-    key: async () => {
-      const { rows } = await ctx.database.raw.query<{ things_key: string }>(
-        'select things_key from things where tenant_id = $1 and third_things_id = $2',
-        [m.tenantId, deviceId],
-      );
-      return rows[0]?.things_key ?? null;
-    },
+    key: () => demoRepository(ctx.database.raw).deviceKey(m.tenantId, deviceId),
     // The first truck is still driving when its history ends: it carries on from there.
     sim: driveHistory(spec, seededAt),
     log: app.log,

@@ -1,6 +1,7 @@
 import { DEFAULT_DASHBOARD_TYPE } from '@loggerhead/contract';
 import type { RawSql } from '../../db/client.ts';
 import { generatePassword, hashPassword } from '../../lib/passwords.ts';
+import { experienceRepository } from './experience.repository.ts';
 
 export const DEMO_TENANT = 'demo';
 export const DEMO_USERNAME = 'demo';
@@ -11,25 +12,18 @@ export const DEMO_USERNAME = 'demo';
  * is POST /control/sessions/experience, and every session of a demo tenant is read-only.
  */
 export async function ensureExperienceTenant(raw: RawSql): Promise<{ tenantId: string; created: boolean }> {
-  const existing = await raw.query<{ id: string }>('select id from tenants where is_demo limit 1');
-  if (existing.rows.length) {
-    await seedDefaultDashboard(raw, existing.rows[0].id);
-    return { tenantId: existing.rows[0].id, created: false };
+  const existing = await experienceRepository(raw).demoTenant();
+  if (existing) {
+    await seedDefaultDashboard(raw, existing);
+    return { tenantId: existing, created: false };
   }
   const hash = await hashPassword(generatePassword());
   return raw.transaction(async (tx) => {
-    const t = await tx.query<{ id: string }>(
-      `insert into tenants (name, organization_name, status, audited, is_demo, description)
-       values ($1, 'Loggerhead demo', 1, true, true, 'Read-only experience account') on conflict (name) do nothing returning id`,
-      [DEMO_TENANT],
-    );
+    const repo = experienceRepository(tx);
+    const tenantId = await repo.insertDemoTenant(DEMO_TENANT);
     // A real tenant already took the name: leave it alone, no experience account.
-    if (!t.rows.length) return { tenantId: '', created: false };
-    const tenantId = t.rows[0].id;
-    await tx.query(
-      `insert into users (tenant_id, username, name, nick_name, password_hash, is_manager) values ($1, $2, $2, 'Demo', $3, true)`,
-      [tenantId, DEMO_USERNAME, hash],
-    );
+    if (!tenantId) return { tenantId: '', created: false };
+    await repo.insertDemoManager(tenantId, DEMO_USERNAME, hash);
     await seedDefaultDashboard(tx, tenantId);
     return { tenantId, created: true };
   });
@@ -37,10 +31,5 @@ export async function ensureExperienceTenant(raw: RawSql): Promise<{ tenantId: s
 
 /** The demo manager's sessions are read-only, so its default dashboard is made here (spec §4). */
 async function seedDefaultDashboard(raw: RawSql, tenantId: string): Promise<void> {
-  await raw.query(
-    `insert into dashboards (tenant_id, owner_id, business_type, name)
-     select u.tenant_id, u.id, $2, u.id || $2 from users u where u.tenant_id = $1 and u.is_manager
-     on conflict do nothing`,
-    [tenantId, DEFAULT_DASHBOARD_TYPE],
-  );
+  await experienceRepository(raw).seedDefaultDashboard(tenantId, DEFAULT_DASHBOARD_TYPE);
 }

@@ -21,6 +21,7 @@ import type { RawSql } from '../../db/client.ts';
 import { ApiError } from '../../lib/errors.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import type { AccountsRepository } from './accounts.repository.ts';
+import { registrationRepository } from './registration.repository.ts';
 import type { VerificationService } from './verification.service.ts';
 
 export const fieldError = (code: ErrorCode, field: string, message?: string): ErrorBody => ({
@@ -121,48 +122,35 @@ export function registrationService(deps: { raw: RawSql; accounts: AccountsRepos
       const hash = await hashPassword(req.password as string);
       let ids: { tenant_id: string; user_id: string };
       try {
-        ids = await deps.raw.transaction(async (tx) => {
-          const t = await tx.query<{ id: string }>(
-            `insert into tenants (name, tenant_type, organization_name, mobile, email, address, country, province, city, industry,
-               description, status, audited, platform, merchant_id)
-             values ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,false,$13,$14) returning id`,
-            [
-              username,
-              req.tenant_type,
-              req.organization_name?.trim() || null,
-              mobile,
-              withEmail ? email : null,
-              req.address?.trim() || null,
-              req.country || null,
-              req.province || null,
-              req.city || null,
-              req.industry?.trim() || null,
-              req.description || null,
-              TENANT_STATUS.pending,
-              req.platform === 1 || req.platform === '1' ? 1 : 0,
-              req.tenant_type === TENANT_TYPE.owner ? req.merchant_id : null,
-            ],
-          );
-          const tenantId = t.rows[0].id;
-          const u = await tx.query<{ id: string }>(
-            `insert into users (tenant_id, username, name, mobile, area_code, email, password_hash, is_manager, description,
-               department, gender, job)
-             values ($1,$2,$2,$3,$4,$5,$6,true,$7,$8,$9,$10) returning id`,
-            [
-              tenantId,
-              username,
-              mobile,
-              areaCode,
-              withEmail ? email : null,
-              hash,
-              req.description || null,
-              req.department?.trim() || null,
-              req.gender ?? 'male',
-              req.job?.trim() || null,
-            ],
-          );
-          return { tenant_id: tenantId, user_id: u.rows[0].id };
-        });
+        ids = await registrationRepository(deps.raw).insertTenantWithManager(
+          {
+            name: username,
+            tenantType: req.tenant_type,
+            organizationName: req.organization_name?.trim() || null,
+            mobile,
+            email: withEmail ? email : null,
+            address: req.address?.trim() || null,
+            country: req.country || null,
+            province: req.province || null,
+            city: req.city || null,
+            industry: req.industry?.trim() || null,
+            description: req.description || null,
+            status: TENANT_STATUS.pending,
+            platform: req.platform === 1 || req.platform === '1' ? 1 : 0,
+            merchantId: req.tenant_type === TENANT_TYPE.owner ? req.merchant_id : null,
+          },
+          {
+            username,
+            mobile,
+            areaCode,
+            email: withEmail ? email : null,
+            passwordHash: hash,
+            description: req.description || null,
+            department: req.department?.trim() || null,
+            gender: req.gender ?? 'male',
+            job: req.job?.trim() || null,
+          },
+        );
       } catch (e) {
         // Two registrations racing for the same name, mobile or e-mail.
         if (isUniqueViolation(e)) throw new ApiError(409, 'iot-http.409');

@@ -12,6 +12,7 @@ import {
 import type { RawSql } from '../../db/client.ts';
 import { ApiError } from '../../lib/errors.ts';
 import type { Notifier } from '../../notify/notifier.ts';
+import { secretsRepository } from '../control/secrets.repository.ts';
 import { type VerificationRepository, verificationRepository } from './verification.repository.ts';
 
 /** Per client address: by default at most this many codes in IP_WINDOW_MS (stops one client spraying numbers). */
@@ -27,12 +28,8 @@ export function normaliseDestination(type: 1 | 2, destination: string): string {
 }
 
 export async function loadCodeKey(raw: RawSql): Promise<Buffer> {
-  await raw.query('insert into server_secrets(name, value) values ($1, $2) on conflict (name) do nothing', [
-    'code-hmac',
-    randomBytes(32).toString('base64'),
-  ]);
-  const { rows } = await raw.query<{ value: string }>('select value from server_secrets where name = $1', ['code-hmac']);
-  return Buffer.from(rows[0].value, 'base64');
+  const value = await secretsRepository(raw).getOrCreate('code-hmac', randomBytes(32).toString('base64'));
+  return Buffer.from(value, 'base64');
 }
 
 const PURPOSE_TEXT: Record<CodePurpose, string> = {

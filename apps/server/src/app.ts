@@ -111,7 +111,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     await database.close();
     throw e;
   }
-  const admin = await ensureSystemManager(database.db, config.adminPassword);
+  const admin = await ensureSystemManager(database.raw, config.adminPassword);
   const signer = await TokenSigner.load(database.raw);
 
   const app = Fastify({

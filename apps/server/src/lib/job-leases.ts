@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ErrorCodes } from '@loggerhead/contract';
 import type { RawSql } from '../db/client.ts';
+import { serverCopiesRepository } from './server-copies.repository.ts';
 
 /** The reason a job ends with when the server copy running it stopped (code for the console, text for the API). */
 export const INTERRUPTED = { code: 'job.interrupted', message: ErrorCodes['job.interrupted'].message } as const;
@@ -54,7 +55,11 @@ export class JobLeases {
   private passing: Promise<void> | null = null;
   private closed = false;
 
-  constructor(private readonly opts: JobLeasesOptions) {}
+  private readonly copies: ReturnType<typeof serverCopiesRepository>;
+
+  constructor(private readonly opts: JobLeasesOptions) {
+    this.copies = serverCopiesRepository(opts.raw);
+  }
 
   /** A module's recovery step; all run once when the app is ready, then periodically. */
   register(kind: string, recover: RecoverJobs): void {
@@ -67,7 +72,7 @@ export class JobLeases {
 
   /** Takes this copy's lease, recovers what stopped copies left, and keeps the lease fresh. */
   async start(): Promise<void> {
-    await this.opts.raw.query('insert into server_copies (id, name) values ($1, $2)', [this.owner, this.opts.name ?? '']);
+    await this.copies.insert(this.owner, this.opts.name ?? '');
     await this.pass(true);
     const every = Math.max(200, Math.floor(this.opts.leaseMs / 3));
     this.timer = setInterval(() => {
@@ -102,27 +107,19 @@ export class JobLeases {
     this.closed = true;
     if (this.timer) clearInterval(this.timer);
     await this.passing?.catch(() => {});
-    await this.opts.raw.query('delete from server_copies where id = $1', [this.owner]).catch(() => {});
+    await this.copies.remove(this.owner).catch(() => {});
   }
 
   private async beat(): Promise<void> {
-    const { rows } = await this.opts.raw.query('update server_copies set heartbeat_at = now() where id = $1 returning id', [this.owner]);
-    if (rows.length) return;
+    if (await this.copies.heartbeat(this.owner)) return;
     // Silent longer than the lease (a stall, a lost database): the other copies took this copy's
     // jobs over, and its own runners stop at their next owner-checked write.
     this.opts.log.warn({ owner: this.owner }, 'job lease was lost; its jobs were taken over');
-    await this.opts.raw.query('insert into server_copies (id, name) values ($1, $2) on conflict (id) do nothing', [
-      this.owner,
-      this.opts.name ?? '',
-    ]);
+    await this.copies.reinsert(this.owner, this.opts.name ?? '');
   }
 
   /** Forgets copies that are gone: silent past the lease, this copy's predecessor, or any other when alone. */
   private async prune(startup: boolean): Promise<void> {
-    await this.opts.raw.query(
-      `delete from server_copies where id <> $1
-          and ($2 or heartbeat_at < now() - make_interval(secs => $3) or ($4 and name <> '' and name = $5))`,
-      [this.owner, this.opts.alone, this.opts.leaseMs / 1000, startup, this.opts.name ?? ''],
-    );
+    await this.copies.prune(this.owner, this.opts.alone, this.opts.leaseMs, startup, this.opts.name ?? '');
   }
 }

@@ -5,21 +5,25 @@
  * - things (devices, device types, vehicles): ./things.ts
  * - mapping (DBC files, signal strategies, channel bindings): ./mapping.ts
  * - data (frame history, exports, log uploads, quick-delete tasks): ./data.ts
+ * - recall (file recall from a device's SD card, recalled files): ./recall.ts
  *
  * Not yet converted (still declared in their server route files and re-declared by the web):
  * every other module under apps/server/src/modules.
  */
 import { DataRoutes } from './data.ts';
 import { MappingRoutes } from './mapping.ts';
+import { RecallRoutes } from './recall.ts';
 import { ThingsRoutes } from './things.ts';
 
 export { DataRoutes } from './data.ts';
 export * from './define.ts';
 export { MappingRoutes } from './mapping.ts';
+export { RecallRoutes } from './recall.ts';
 export { ThingsRoutes } from './things.ts';
 
 export const Routes = {
   things: ThingsRoutes,
   mapping: MappingRoutes,
   data: DataRoutes,
+  recall: RecallRoutes,
 } as const;

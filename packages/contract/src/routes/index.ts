@@ -6,17 +6,20 @@
  * - mapping (DBC files, signal strategies, channel bindings): ./mapping.ts
  * - data (frame history, exports, log uploads, quick-delete tasks): ./data.ts
  * - recall (file recall from a device's SD card, recalled files): ./recall.ts
+ * - firmware (firmware files, upgrade notify, upgrades, the device download): ./firmware.ts
  *
  * Not yet converted (still declared in their server route files and re-declared by the web):
  * every other module under apps/server/src/modules.
  */
 import { DataRoutes } from './data.ts';
+import { FirmwareRoutes } from './firmware.ts';
 import { MappingRoutes } from './mapping.ts';
 import { RecallRoutes } from './recall.ts';
 import { ThingsRoutes } from './things.ts';
 
 export { DataRoutes } from './data.ts';
 export * from './define.ts';
+export { FirmwareRoutes } from './firmware.ts';
 export { MappingRoutes } from './mapping.ts';
 export { RecallRoutes } from './recall.ts';
 export { ThingsRoutes } from './things.ts';
@@ -26,4 +29,5 @@ export const Routes = {
   mapping: MappingRoutes,
   data: DataRoutes,
   recall: RecallRoutes,
+  firmware: FirmwareRoutes,
 } as const;

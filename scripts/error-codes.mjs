@@ -3,7 +3,8 @@
  * Figures of the error-code registry (spec §8), read from the source text:
  * - separate code maps: exported `…Codes` / `…Messages` objects of the contract and the server
  *   that give codes their text;
- * - code literals at throw sites (the throw helpers, `code: '…'` bodies) that the registry lacks.
+ * - code literals at throw sites (the throw helpers, `code: '…'` bodies) that the registry lacks;
+ * - throw sites that pass, word for word, the registry's own text for their code (it belongs in one place).
  * The registry is `ErrorCodes` of packages/contract/src/errors.ts, or, where that does not exist,
  * the maps `defaultMessage` reads (`AuthCodes`, `KnownCodes`, `HttpMessages`).
  *
@@ -23,6 +24,13 @@ function sources(dir) {
     if (e.isDirectory()) out.push(...sources(p));
     else if (/\.tsx?$/.test(e.name) && !/\.test\.tsx?$/.test(e.name)) out.push(p);
   }
+  return out;
+}
+
+/** The top-level entries `'code': { message: '…' }` of the registry, code → text (after only). */
+function messagesOf(text) {
+  const out = new Map();
+  for (const m of text.matchAll(/^ {2}(?:'([^']+)'|([A-Za-z_$][\w$]*)): \{ message: '([^']*)'/gm)) out.set(m[1] ?? m[2], m[3]);
   return out;
 }
 
@@ -73,6 +81,16 @@ for (const f of sources(path.join(root, 'apps/server/src'))) {
     }
   }
 }
+const messages = messagesOf(errorsTs);
+const REPEATS =
+  /(?:new ApiError\(\s*\d{3}\s*,\s*|badRequest\(\s*|conflict\(\s*|unauthorized\(\s*|fieldError\(\s*)'([^']+)'\s*,\s*(?:[\w.]+\s*,\s*)?'([^']*)'/g;
+const repeats = [];
+for (const f of sources(path.join(root, 'apps/server/src'))) {
+  const text = fs.readFileSync(f, 'utf8');
+  for (const m of text.matchAll(REPEATS)) {
+    if (messages.get(m[1]) === m[2]) repeats.push(`${m[1]} ${path.relative(root, f)}:${text.slice(0, m.index).split('\n').length}`);
+  }
+}
 const missing = sites.filter((s) => !registry.has(s.code));
 const distinct = new Set(missing.map((s) => s.code));
 
@@ -80,7 +98,9 @@ console.log(`separate code maps: ${maps.length}`);
 console.log(`codes in the registry: ${registry.size}`);
 console.log(`code literals at throw sites: ${sites.length} (${new Set(sites.map((s) => s.code)).size} distinct)`);
 console.log(`  not in the registry: ${missing.length} (${distinct.size} distinct)`);
+console.log(`throw sites repeating the registry's text for their code: ${repeats.length}`);
 if (process.argv.includes('--list')) {
+  for (const r of repeats) console.log(`repeats ${r}`);
   for (const m of maps) console.log(`map ${m}`);
   for (const s of missing) console.log(`missing ${s.code} ${s.at}`);
 }

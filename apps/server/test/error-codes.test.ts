@@ -73,6 +73,18 @@ describe('the error registry', () => {
     expect(wrong).toEqual([]);
   });
 
+  it('is the one place of each default text: no throw site repeats it word for word', () => {
+    const repeats = sources(src).flatMap((file) => {
+      const text = fs.readFileSync(file, 'utf8');
+      const re =
+        /(?:new ApiError\(\s*\d{3}\s*,\s*|badRequest\(\s*|conflict\(\s*|unauthorized\(\s*|fieldError\(\s*)'([^']+)'\s*,\s*(?:[\w.]+\s*,\s*)?'([^']*)'/g;
+      return [...text.matchAll(re)]
+        .filter((m) => isErrorCode(m[1]) && ErrorCodes[m[1]].message === m[2])
+        .map((m) => `${m[1]} at ${path.relative(src, file)}:${text.slice(0, m.index).split('\n').length}`);
+    });
+    expect(repeats).toEqual([]);
+  });
+
   it('keeps the spellings of the codes of spec §8', () => {
     const spec = [
       ...Array.from({ length: 22 }, (_, i) => String(i + 1).padStart(3, '0')),

@@ -250,9 +250,9 @@ export function commandService(deps: CommandServiceDeps, repo: CommandRepository
       await requireDevice(raw, auth, thingsId, 'write');
       const r = await repo.get(auth.tenantId, thingsId, correlationId);
       if (!r) throw notFound('Command not found');
-      if (r.state !== 'queued') throw conflict('command.not-cancellable', 'Only a queued command can be cancelled');
+      if (r.state !== 'queued') throw conflict('command.not-cancellable');
       const done = await repo.finish(r.id, { state: 'cancelled', code: null, message: 'cancelled by user' });
-      if (!done) throw conflict('command.not-cancellable', 'Only a queued command can be cancelled');
+      if (!done) throw conflict('command.not-cancellable');
       changed(done);
       return toCommand(done);
     },

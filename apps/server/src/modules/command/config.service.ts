@@ -26,7 +26,7 @@ export function configService(raw: RawSql, commands: CommandService) {
         details: { correlation_id: done.correlation_id, device_code: done.code },
       });
     if (done.state !== 'answered')
-      throw new ApiError(504, 'command.no-response', 'The device did not answer in time', {
+      throw new ApiError(504, 'command.no-response', undefined, {
         details: { correlation_id: done.correlation_id },
       });
     const parsed = DeviceConfigSchema.safeParse((done.result as { config?: unknown } | null)?.config ?? {});
@@ -59,13 +59,12 @@ export function configService(raw: RawSql, commands: CommandService) {
 
     /** A config file (JSON, at most 10 MB), validated like a form, then written to the device. */
     async import(auth: Auth, thingsId: string, bytes: Uint8Array) {
-      if (bytes.byteLength > MAX_CONFIG_FILE_BYTES)
-        throw new ApiError(413, 'config.file-too-large', 'A configuration file is at most 10 MB');
+      if (bytes.byteLength > MAX_CONFIG_FILE_BYTES) throw new ApiError(413, 'config.file-too-large');
       let json: unknown;
       try {
         json = JSON.parse(Buffer.from(bytes).toString('utf8'));
       } catch {
-        throw badRequest('config.bad-file', 'The configuration file is not valid JSON');
+        throw badRequest('config.bad-file');
       }
       const body = (json as { config?: unknown })?.config ?? json;
       const r = DeviceConfigSchema.safeParse(body);

@@ -42,7 +42,7 @@ export async function remoteModule(app: LoggerheadApp, ctx: AppContext) {
         field: 'operation_params.pdu',
       });
     if (params.fd === true && !supportsFd(target))
-      throw new ApiError(400, 'uds.canfd-not-supported', 'CAN FD is not supported in UDS on this device', { field: 'operation_params.fd' });
+      throw new ApiError(400, 'uds.canfd-not-supported', undefined, { field: 'operation_params.fd' });
     return params;
   });
 

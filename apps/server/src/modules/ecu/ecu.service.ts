@@ -51,7 +51,7 @@ const asNew = (e: EcuCreate | Ecu): NewEcu => ({
 });
 
 const unique = (e: unknown) => (e as { code?: string })?.code === '23505';
-const nameUsed = () => conflict('can-dtu-10012', 'Name already used', 'name');
+const nameUsed = () => conflict('can-dtu-10012', undefined, 'name');
 
 /**
  * ECUs of a tenant (spec §3: addresses, frame type, DTC file, firmware package, unlock file) and
@@ -160,8 +160,8 @@ export function ecuService(raw: RawSql, dataDir: string) {
     },
 
     async removeFile(auth: Auth, id: string) {
-      if ((await repo.fileUsers(auth.tenantId, id)).length) throw conflict('can-dtu-10011', 'Fault code file is in use', undefined);
-      if (!(await repo.removeFile(auth.tenantId, id))) throw new ApiError(404, 'can-dtu.10005', 'Fault code file does not exist');
+      if ((await repo.fileUsers(auth.tenantId, id)).length) throw conflict('can-dtu-10011');
+      if (!(await repo.removeFile(auth.tenantId, id))) throw new ApiError(404, 'can-dtu.10005');
       await fs.promises.rm(path.join(dir(auth.tenantId), `${id}.bin`), { force: true });
     },
 

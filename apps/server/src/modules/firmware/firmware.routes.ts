@@ -33,7 +33,7 @@ export function firmwareRoutes(root: LoggerheadApp, svc: FirmwareService) {
       for (const b of [e.body].flat()) if (b.field === 'version') b.code = 'firmware.bad-version';
       throw e;
     }
-    if (!file) throw badRequest('firmware.no-file', 'Choose a firmware file', 'file');
+    if (!file) throw badRequest('firmware.no-file', undefined, 'file');
     return svc.upload(a, f.data, file);
   });
   route(app, R.removeMany, { tags }, async (req, reply) => {

@@ -152,9 +152,8 @@ export function firmwareService(deps: FirmwareDeps) {
       f: { version: string; model_id: string; description?: string; type: 'self' | 'outer'; sub_dev_id?: string },
       file: { name: string; bytes: Buffer },
     ) {
-      if (file.bytes.length === 0) throw badRequest('firmware.no-file', 'Choose a firmware file', 'file');
-      if (!(await repo.deviceTypeUsable(auth.tenantId, f.model_id)))
-        throw badRequest('things.unknown-type', 'Unknown device type', 'model_id');
+      if (file.bytes.length === 0) throw badRequest('firmware.no-file', undefined, 'file');
+      if (!(await repo.deviceTypeUsable(auth.tenantId, f.model_id))) throw badRequest('things.unknown-type', undefined, 'model_id');
       const sha256 = createHash('sha256').update(file.bytes).digest('hex');
       let id: string;
       try {
@@ -172,7 +171,7 @@ export function firmwareService(deps: FirmwareDeps) {
           createdBy: auth.userId,
         });
       } catch (e) {
-        if ((e as { code?: string }).code === '23505') throw conflict('firmware.exists', 'This firmware version already exists', 'version');
+        if ((e as { code?: string }).code === '23505') throw conflict('firmware.exists', undefined, 'version');
         throw e;
       }
       await fs.promises.mkdir(dir, { recursive: true });
@@ -182,7 +181,7 @@ export function firmwareService(deps: FirmwareDeps) {
 
     async remove(auth: Auth, ids: string[]) {
       for (const id of ids) {
-        if (await repo.installing(id)) throw conflict('firmware.in-use', 'The firmware is being installed on a device');
+        if (await repo.installing(id)) throw conflict('firmware.in-use');
         if (!(await repo.remove(auth.tenantId, id))) throw notFound('Firmware not found');
         await fs.promises.rm(fileOf(id), { force: true });
       }

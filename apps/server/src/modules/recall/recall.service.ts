@@ -84,7 +84,7 @@ export function recallService(deps: RecallDeps, repo: RecallRepository = recallR
 
   async function checkSize(auth: Auth, thingsId: string, filename: string, size: number | undefined) {
     const listed = size ?? (await repo.listedSize(auth.tenantId, thingsId, filename));
-    if (listed === 0) throw badRequest('recall.empty-file', 'A file of size 0 cannot be recalled or deleted', 'size');
+    if (listed === 0) throw badRequest('recall.empty-file', undefined, 'size');
     return listed;
   }
 

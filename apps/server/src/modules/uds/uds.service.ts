@@ -59,8 +59,7 @@ export function udsService(deps: {
   async function resolve(auth: Auth, thingsId: string, tr: UdsTransport) {
     await requireDevice(raw, auth, thingsId, 'write');
     const target = await commands.target(auth.tenantId, thingsId);
-    if (tr.fd && !supportsFd(target))
-      throw badRequest('uds.canfd-not-supported', 'CAN FD is not supported in UDS on this device', 'transport.fd');
+    if (tr.fd && !supportsFd(target)) throw badRequest('uds.canfd-not-supported', undefined, 'transport.fd');
     const ecu = tr.ecu_id ? await ecus.row(auth, tr.ecu_id) : null;
     const tx = tr.request_address ?? Number(ecu?.physical_address);
     const rx = tr.response_address ?? Number(ecu?.response_address);
@@ -97,8 +96,7 @@ export function udsService(deps: {
       userId,
     );
     const done = await commands.waitFinal(cmd);
-    if (done.state === 'failed' && done.message === 'uds.canfd-not-supported')
-      throw new ApiError(400, 'uds.canfd-not-supported', 'CAN FD is not supported in UDS on this device');
+    if (done.state === 'failed' && done.message === 'uds.canfd-not-supported') throw new ApiError(400, 'uds.canfd-not-supported');
     if (done.state !== 'answered')
       throw new ApiError(504, 'uds.no-response', done.message ?? 'The ECU did not answer', {
         details: { correlation_id: done.correlation_id, state: done.state },
@@ -156,8 +154,8 @@ export function udsService(deps: {
       const { target, ecu, params } = await resolve(auth, thingsId, tr);
       if (!ecu) throw badRequest('http.400', 'Choose the ECU to upgrade', 'transport.ecu_id');
       const fwId = firmwareFileId ?? ecu.firmware_file_id;
-      if (!fwId) throw badRequest('ecu.no-firmware', 'The ECU has no firmware package', 'firmware_file_id');
-      if (!ecu.unlock_file_id) throw badRequest('ecu.no-unlock', 'The ECU has no unlock file', 'transport.ecu_id');
+      if (!fwId) throw badRequest('ecu.no-firmware', undefined, 'firmware_file_id');
+      if (!ecu.unlock_file_id) throw badRequest('ecu.no-unlock', undefined, 'transport.ecu_id');
       const image = await ecus.firmwareBytes(auth, fwId);
       const unlock = await ecus.unlockOf(auth, ecu.unlock_file_id);
       let job: JobRow;
@@ -172,7 +170,7 @@ export function udsService(deps: {
           owner: deps.owner ?? null,
         });
       } catch (e) {
-        if ((e as { code?: string }).code === '23505') throw conflict('uds.busy', 'An ECU upgrade is already running on this channel');
+        if ((e as { code?: string }).code === '23505') throw conflict('uds.busy');
         throw e;
       }
       const flag = { cancelled: false };

@@ -59,6 +59,16 @@ describe('message catalogues', () => {
     expect(notChinese).toEqual([]);
   });
 
+  it('hold no error text for a code the registry lacks (a renamed or dropped code leaves none behind)', () => {
+    // The client's own: no answer, a request never sent, and statuses the server's handler may send as `http.{status}`.
+    const client = new Set(['unknown', 'NO_RESPONSE', 'SETUP_ERROR', 'http.423', 'http.502', 'http.504']);
+    const stray = Object.keys(resources.zh)
+      .filter((k) => k.startsWith('errors.') && !k.startsWith('errors.nrc.'))
+      .map((k) => k.slice('errors.'.length))
+      .filter((c) => !(c in ErrorCodes) && !client.has(c));
+    expect(stray).toEqual([]);
+  });
+
   it("name every negative response code of an ECU in zh and en (the console shows it with 'uds.negative-response')", () => {
     for (const name of Object.values(Nrc)) {
       expect(resources.zh[`errors.nrc.${name}`], name).toMatch(CJK);

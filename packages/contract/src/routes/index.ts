@@ -7,6 +7,7 @@
  * - data (frame history, exports, log uploads, quick-delete tasks): ./data.ts
  * - recall (file recall from a device's SD card, recalled files): ./recall.ts
  * - firmware (firmware files, upgrade notify, upgrades, the device download): ./firmware.ts
+ * - workorder (work orders and their images, tenant and system side): ./workorder.ts
  *
  * Not yet converted (still declared in their server route files and re-declared by the web):
  * every other module under apps/server/src/modules.
@@ -16,6 +17,7 @@ import { FirmwareRoutes } from './firmware.ts';
 import { MappingRoutes } from './mapping.ts';
 import { RecallRoutes } from './recall.ts';
 import { ThingsRoutes } from './things.ts';
+import { WorkOrderRoutes } from './workorder.ts';
 
 export { DataRoutes } from './data.ts';
 export * from './define.ts';
@@ -23,6 +25,7 @@ export { FirmwareRoutes } from './firmware.ts';
 export { MappingRoutes } from './mapping.ts';
 export { RecallRoutes } from './recall.ts';
 export { ThingsRoutes } from './things.ts';
+export { WorkOrderRoutes } from './workorder.ts';
 
 export const Routes = {
   things: ThingsRoutes,
@@ -30,4 +33,5 @@ export const Routes = {
   data: DataRoutes,
   recall: RecallRoutes,
   firmware: FirmwareRoutes,
+  workorder: WorkOrderRoutes,
 } as const;

@@ -11,6 +11,7 @@ import {
 } from '@loggerhead/contract';
 import type { z } from 'zod';
 import type { RawSql } from '../../db/client.ts';
+import { epochMs as ms } from '../../db/rows.ts';
 import type { Broker } from '../../ingest/broker.ts';
 import type { Auth } from '../../lib/auth.ts';
 import { ApiError, badRequest, conflict, notFound } from '../../lib/errors.ts';
@@ -37,8 +38,6 @@ export interface DeviceResponse {
 /** Checks (and normalises) an operation's params for a device; throws ApiError on bad input. */
 export type ParamsValidator = (params: Record<string, unknown>, target: TargetRow) => Record<string, unknown>;
 export type ResponseListener = (cmd: CommandRow, resp: DeviceResponse) => void | Promise<void>;
-
-const ms = (d: Date | null) => (d ? new Date(d).getTime() : null);
 
 export function toCommand(r: CommandRow): Command {
   return {

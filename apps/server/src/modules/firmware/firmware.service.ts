@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { type ErrorCode, type Firmware, Operations, type Upgrade, versionNum } from '@loggerhead/contract';
 import type { RawSql } from '../../db/client.ts';
+import { epochMs as ms } from '../../db/rows.ts';
 import type { Auth } from '../../lib/auth.ts';
 import { ApiError, badRequest, conflict, notFound } from '../../lib/errors.ts';
 import type { EventBus } from '../../lib/events.ts';
@@ -19,7 +20,6 @@ declare module '../../lib/events.ts' {
   }
 }
 
-const ms = (d: Date | null) => (d ? new Date(d).getTime() : null);
 /** A device has this long (renewed by each progress report) to download, verify and flash. */
 const UPGRADE_TIMEOUT_MS = 120_000;
 

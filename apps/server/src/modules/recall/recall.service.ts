@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { MAX_BATCH_RECALL, Operations, type RecallFileEntry, type RecallTask } from '@loggerhead/contract';
 import type { RawSql } from '../../db/client.ts';
+import { epochMs as ms } from '../../db/rows.ts';
 import type { Auth } from '../../lib/auth.ts';
 import { ApiError, badRequest, notFound } from '../../lib/errors.ts';
 import { INTERRUPTED, type RecoveryPass } from '../../lib/job-leases.ts';
@@ -38,8 +39,6 @@ const entry = (f: Partial<RecallFileEntry>): RecallFileEntry => ({
 export const safeName = (s: string) => s.replace(/[^\w.-]/g, '_').slice(0, 200);
 export const storedName = (thingsId: string, filename: string) => `${thingsId}_${safeName(filename)}`;
 export const downloadUrl = (name: string) => `/v1/filemanager/upload/commonfile/${encodeURIComponent(name)}`;
-
-const ms = (d: Date | null) => (d ? new Date(d).getTime() : null);
 
 function toTask(r: TaskRow): RecallTask {
   const size = r.size === null ? null : Number(r.size);

@@ -22,6 +22,7 @@ import {
   type UpdateSelfTenantRequestSchema,
 } from '@loggerhead/contract';
 import type { z } from 'zod';
+import { epochMs as ms } from '../../db/rows.ts';
 import type { Auth } from '../../lib/auth.ts';
 import { ApiError, forbidden, notFound } from '../../lib/errors.ts';
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
@@ -30,8 +31,6 @@ import { fieldError, throwFieldErrors } from './registration.service.ts';
 import type { VerificationService } from './verification.service.ts';
 
 export const AVATAR_URL_PREFIX = '/v1/tenant/avatars/';
-
-const ms = (d: Date | null) => (d ? d.getTime() : null);
 
 export function tenantInfo(t: TenantRow): TenantInfo {
   return {

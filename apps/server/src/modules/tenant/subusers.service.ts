@@ -15,6 +15,7 @@ import {
   type UpdateSubUserRequest,
 } from '@loggerhead/contract';
 import type { RawSql } from '../../db/client.ts';
+import { epochMs as ms } from '../../db/rows.ts';
 import type { Auth } from '../../lib/auth.ts';
 import { ApiError, forbidden, notFound } from '../../lib/errors.ts';
 import { hashPassword } from '../../lib/passwords.ts';
@@ -23,7 +24,6 @@ import { fieldError, throwFieldErrors } from './registration.service.ts';
 import { type SubUserRelations, subUsersRepository } from './subusers.repository.ts';
 
 const grantable = new Set(GRANTABLE_KEYS);
-const ms = (d: Date | null) => (d ? d.getTime() : null);
 
 /** Spec §6: a sub-user's initial password is the last 8 digits of its mobile. */
 export const initialPassword = (mobile: string) => mobile.replace(/\D/g, '').slice(-8);

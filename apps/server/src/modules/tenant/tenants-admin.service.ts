@@ -1,11 +1,10 @@
 import { TENANT_STATUS, type Tenant, type TenantListQuery, type TenantUpdateRequest } from '@loggerhead/contract';
+import { epochMs as ms } from '../../db/rows.ts';
 import type { Auth } from '../../lib/auth.ts';
 import { notFound } from '../../lib/errors.ts';
 import type { Notifier } from '../../notify/notifier.ts';
 import type { MessageService } from '../message/message.service.ts';
 import type { AdminTenantRow, TenantFilter, TenantsAdminRepository } from './tenants-admin.repository.ts';
-
-const ms = (d: Date | null) => (d ? d.getTime() : null);
 
 export function toTenant(r: AdminTenantRow): Tenant {
   return {

@@ -10,6 +10,7 @@ import {
   type ThingUpdate,
 } from '@loggerhead/contract';
 import type { RawSql } from '../../db/client.ts';
+import { epochMs as ms } from '../../db/rows.ts';
 import type { ThingChannel } from '../../db/schema/devices.ts';
 import type { Auth } from '../../lib/auth.ts';
 import { ApiError, badRequest, conflict, notFound } from '../../lib/errors.ts';
@@ -28,8 +29,6 @@ export interface ThingsDeps {
 
 /** 128-bit random key, hex: the MQTT password of the device. */
 export const newThingsKey = () => randomBytes(16).toString('hex');
-
-const ms = (d: Date | null) => (d ? new Date(d).getTime() : null);
 
 export function toThing(r: ThingRow): Thing {
   return {

@@ -1,62 +1,136 @@
-import { and, count, desc, eq, type SQL, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
-import { notices, noticeUserStates, users } from '../../db/schema/index.ts';
+import type { RawSql } from '../../db/client.ts';
 
-export type NoticeRow = typeof notices.$inferSelect;
-export type NoticeInsert = typeof notices.$inferInsert;
+export interface NoticeRow {
+  id: string;
+  kind: 'notice' | 'upgrade';
+  title: string;
+  content: string;
+  platform: number | null;
+  version: string | null;
+  startTime: Date | null;
+  endTime: Date | null;
+  isShow: boolean;
+  changes: string[];
+  createdBy: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** A new notice; a field left undefined takes the column's default. */
+export interface NoticeInsert {
+  kind?: 'notice' | 'upgrade';
+  title: string;
+  content?: string;
+  platform?: number | null;
+  version?: string | null;
+  startTime?: Date | null;
+  endTime?: Date | null;
+  isShow?: boolean;
+  changes?: string[];
+  createdBy?: string | null;
+}
+
+const COLS = `notices.id, notices.kind, notices.title, notices.content, notices.platform, notices.version,
+  notices.start_time as "startTime", notices.end_time as "endTime", notices.is_show as "isShow", notices.changes,
+  notices.created_by as "createdBy", notices.created_at as "createdAt", notices.updated_at as "updatedAt"`;
+
+const COLUMN: Record<keyof NoticeInsert, string> = {
+  kind: 'kind',
+  title: 'title',
+  content: 'content',
+  platform: 'platform',
+  version: 'version',
+  startTime: 'start_time',
+  endTime: 'end_time',
+  isShow: 'is_show',
+  changes: 'changes',
+  createdBy: 'created_by',
+};
+
+/** The defined fields as columns and parameters ($first on); `changes` is jsonb. */
+function fields(v: Partial<NoticeInsert>, first: number): { columns: string[]; values: string[]; params: unknown[] } {
+  const columns: string[] = [];
+  const values: string[] = [];
+  const params: unknown[] = [];
+  for (const key of Object.keys(COLUMN) as (keyof NoticeInsert)[]) {
+    const x = v[key];
+    if (x === undefined) continue;
+    columns.push(COLUMN[key]);
+    params.push(key === 'changes' ? JSON.stringify(x) : x);
+    values.push(key === 'changes' ? `$${first + params.length - 1}::jsonb` : `$${first + params.length - 1}`);
+  }
+  return { columns, values, params };
+}
 
 /**
  * Notices are platform data written by system managers, not tenant data; the
  * per-user state is keyed by the user, whom the service has checked is the caller.
  */
-export function noticeRepository(db: Db) {
+export function noticeRepository(raw: RawSql) {
   return {
     async insert(v: NoticeInsert): Promise<NoticeRow> {
-      const [row] = await db.insert(notices).values(v).returning();
-      return row;
+      const f = fields(v, 1);
+      const { rows } = await raw.query<NoticeRow>(
+        `insert into notices (${f.columns.join(', ')}) values (${f.values.join(', ')}) returning ${COLS}`,
+        f.params,
+      );
+      return rows[0];
     },
 
     async get(id: string): Promise<NoticeRow | null> {
-      const [row] = await db.select().from(notices).where(eq(notices.id, id)).limit(1);
-      return row ?? null;
+      const { rows } = await raw.query<NoticeRow>(`select ${COLS} from notices where notices.id = $1 limit 1`, [id]);
+      return rows[0] ?? null;
     },
 
     async update(id: string, v: Partial<NoticeInsert>): Promise<NoticeRow | null> {
-      const [row] = await db
-        .update(notices)
-        .set({ ...v, updatedAt: new Date() })
-        .where(eq(notices.id, id))
-        .returning();
-      return row ?? null;
+      const f = fields(v, 3);
+      const set = f.columns.map((c, i) => `${c} = ${f.values[i]}`);
+      const { rows } = await raw.query<NoticeRow>(
+        `update notices set ${[...set, 'updated_at = $2'].join(', ')} where notices.id = $1 returning ${COLS}`,
+        [id, new Date(), ...f.params],
+      );
+      return rows[0] ?? null;
     },
 
     async remove(id: string): Promise<boolean> {
-      const r = await db.delete(notices).where(eq(notices.id, id)).returning({ id: notices.id });
-      return r.length > 0;
+      const { rows } = await raw.query('delete from notices where id = $1 returning id', [id]);
+      return rows.length > 0;
     },
 
     async page(f: { kind?: string; platform?: number }, offset: number, limit: number) {
-      const parts: SQL[] = [];
-      if (f.kind) parts.push(eq(notices.kind, f.kind as 'notice' | 'upgrade'));
-      if (f.platform !== undefined) parts.push(eq(notices.platform, f.platform));
-      const w = parts.length ? and(...parts) : undefined;
-      const [rows, [{ n }]] = await Promise.all([
-        db.select().from(notices).where(w).orderBy(desc(notices.createdAt), desc(notices.id)).offset(offset).limit(limit),
-        db.select({ n: count() }).from(notices).where(w),
+      const params: unknown[] = [];
+      const parts: string[] = [];
+      if (f.kind) {
+        params.push(f.kind);
+        parts.push(`notices.kind = $${params.length}`);
+      }
+      if (f.platform !== undefined) {
+        params.push(f.platform);
+        parts.push(`notices.platform = $${params.length}`);
+      }
+      const w = parts.length ? `where ${parts.join(' and ')}` : '';
+      const [list, total] = await Promise.all([
+        raw.query<NoticeRow>(
+          `select ${COLS} from notices ${w} order by notices.created_at desc, notices.id desc
+            offset $${params.length + 1} limit $${params.length + 2}`,
+          [...params, offset, limit],
+        ),
+        raw.query<{ n: number }>(`select count(*)::int as n from notices ${w}`, params),
       ]);
-      return { rows, total: Number(n) };
+      return { rows: list.rows, total: Number(total.rows[0].n) };
     },
 
     async userExists(userId: string): Promise<boolean> {
-      const r = await db.select({ id: users.id }).from(users).where(eq(users.id, userId)).limit(1);
-      return r.length > 0;
+      const { rows } = await raw.query('select id from users where id = $1 limit 1', [userId]);
+      return rows.length > 0;
     },
 
     async setUserState(noticeId: string, userId: string, noLongerShow: boolean): Promise<void> {
-      await db
-        .insert(noticeUserStates)
-        .values({ noticeId, userId, noLongerShow })
-        .onConflictDoUpdate({ target: [noticeUserStates.noticeId, noticeUserStates.userId], set: { noLongerShow, updatedAt: new Date() } });
+      await raw.query(
+        `insert into notice_user_states (notice_id, user_id, no_longer_show) values ($1, $2, $3)
+         on conflict (notice_id, user_id) do update set no_longer_show = $3, updated_at = $4`,
+        [noticeId, userId, noLongerShow, new Date()],
+      );
     },
 
     /**
@@ -66,28 +140,28 @@ export function noticeRepository(db: Db) {
      * notice of the same version.
      */
     async activeFor(userId: string, now: Date, platform: number | undefined): Promise<NoticeRow[]> {
-      const hidden = sql`exists (
-        select 1 from notice_user_states s join notices h on h.id = s.notice_id
-         where s.user_id = ${userId} and s.no_longer_show
-           and (s.notice_id = ${notices.id}
-                or (${notices.kind} = 'upgrade' and h.kind = 'upgrade' and h.version = ${notices.version})))`;
-      const parts: SQL[] = [
-        eq(notices.isShow, true),
-        sql`(${notices.endTime} is null or ${notices.endTime} > ${now})`,
-        sql`(${notices.kind} = 'upgrade' or ${notices.startTime} is null or ${notices.startTime} <= ${now})`,
-        sql`not ${hidden}`,
-      ];
-      if (platform !== undefined) parts.push(sql`(${notices.platform} is null or ${notices.platform} = ${platform})`);
-      return db
-        .select()
-        .from(notices)
-        .where(and(...parts))
-        .orderBy(
-          sql`${notices.kind} = 'upgrade' desc`,
-          desc(sql`coalesce(${notices.startTime}, ${notices.createdAt})`),
-          desc(notices.createdAt),
-          desc(notices.id),
-        );
+      const params: unknown[] = [userId, now];
+      let forPlatform = '';
+      if (platform !== undefined) {
+        params.push(platform);
+        forPlatform = 'and (notices.platform is null or notices.platform = $3)';
+      }
+      const { rows } = await raw.query<NoticeRow>(
+        `select ${COLS} from notices
+          where notices.is_show = true
+            and (notices.end_time is null or notices.end_time > $2)
+            and (notices.kind = 'upgrade' or notices.start_time is null or notices.start_time <= $2)
+            and not exists (
+              select 1 from notice_user_states s join notices h on h.id = s.notice_id
+               where s.user_id = $1 and s.no_longer_show
+                 and (s.notice_id = notices.id
+                      or (notices.kind = 'upgrade' and h.kind = 'upgrade' and h.version = notices.version)))
+            ${forPlatform}
+          order by notices.kind = 'upgrade' desc, coalesce(notices.start_time, notices.created_at) desc,
+                   notices.created_at desc, notices.id desc`,
+        params,
+      );
+      return rows;
     },
   };
 }

@@ -1,5 +1,5 @@
 import { type Notice, type NoticeCreate, type NoticeUpdate, parseTimeInput, type TimeInput } from '@loggerhead/contract';
-import type { Db } from '../../db/client.ts';
+import type { RawSql } from '../../db/client.ts';
 import type { Auth } from '../../lib/auth.ts';
 import { ApiError, badRequest, forbidden, notFound } from '../../lib/errors.ts';
 import { type NoticeInsert, type NoticeRepository, type NoticeRow, noticeRepository } from './notice.repository.ts';
@@ -40,7 +40,7 @@ function check(v: Pick<NoticeInsert, 'kind' | 'version' | 'startTime' | 'endTime
   }
 }
 
-export function noticeService(db: Db, repo: NoticeRepository = noticeRepository(db)) {
+export function noticeService(raw: RawSql, repo: NoticeRepository = noticeRepository(raw)) {
   async function must(id: string): Promise<NoticeRow> {
     const row = await repo.get(id);
     if (!row) throw notFound('Notice not found');

@@ -153,7 +153,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
 
   const notifier = createNotifier({ raw: database.raw, smtpUrl: config.smtpUrl, mailFrom: config.mailFrom, smsUrl: config.smsUrl });
   const events = new EventBus((err, event) => app.log.error({ err, event }, 'event listener failed'));
-  const messages = messageService(database.db, events);
+  const messages = messageService(database.raw, events);
   const billing = billingServices(database.raw, events);
   // Without an external broker this copy is the deployment's only one (docs/operations.md).
   const jobs = new JobLeases({

@@ -7,7 +7,7 @@ import {
   type UserMessageQuery,
   type UserMessageUpdate,
 } from '@loggerhead/contract';
-import type { Db } from '../../db/client.ts';
+import type { RawSql } from '../../db/client.ts';
 import type { Auth } from '../../lib/auth.ts';
 import { ApiError, forbidden, notFound } from '../../lib/errors.ts';
 import type { EventBus } from '../../lib/events.ts';
@@ -37,7 +37,7 @@ function assertSelf(auth: Auth, tenantId: string, userId: string) {
   if (auth.tenantId !== tenantId || auth.userId !== userId) throw forbidden();
 }
 
-export function messageService(db: Db, events: EventBus, repo: MessageRepository = messageRepository(db)) {
+export function messageService(raw: RawSql, events: EventBus, repo: MessageRepository = messageRepository(raw)) {
   async function send(tenantId: string, userId: string, input: SendMessageInput): Promise<UserMessage> {
     const v = SendMessageSchema.parse(input);
     if (!(await repo.userInTenant(tenantId, userId))) throw notFound('User not found');

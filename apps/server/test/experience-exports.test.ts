@@ -110,7 +110,7 @@ afterAll(async () => {
 });
 
 describe('exports by the read-only experience account', () => {
-  it('bounds a signals CSV export to one hour too; a manager exports any range', async () => {
+  it('bounds a signals CSV export to one hour too', async () => {
     const A = await session();
     const signals = (thingsId: string, auth: string, span: number) =>
       call(
@@ -124,8 +124,6 @@ describe('exports by the read-only experience account', () => {
     const ok = await signals(dev.id, A.auth, EXPERIENCE_EXPORT.maxRangeMs);
     expect(ok.statusCode).toBe(200);
     expect(ok.body.startsWith('\uFEFFtime_ms,')).toBe(true);
-    const manager = await signals(dev.id, a.auth, 24 * EXPERIENCE_EXPORT.maxRangeMs);
-    expect(manager.statusCode).toBe(200);
   });
 
   it('works for a visitor, who alone sees, fetches and cancels it', async () => {

@@ -51,7 +51,8 @@ export interface RouteOptions {
 
 /**
  * Registers a route of the contract's table: method, URL, params/querystring/body/response schemas
- * and `config.permission` (or `config.public`) all come from `def`; the handler is typed from them.
+ * and `config.permission` (or `config.public`; nothing for a `signedIn` route) all come from `def`; the handler is
+ * typed from them.
  */
 export function route<const R extends RouteDef>(app: App, def: R, handler: RouteHandlerFor<R>): void;
 export function route<const R extends RouteDef>(app: App, def: R, options: RouteOptions, handler: RouteHandlerFor<R>): void;
@@ -72,7 +73,9 @@ export function route<const R extends RouteDef>(
   if (def.response || options.errors) {
     schema.response = { ...(def.response ? { [def.status ?? 200]: def.response } : {}), ...options.errors };
   }
-  const config: FastifyContextConfig = { ...options.config, ...(def.public ? { public: true } : { permission: def.permission }) };
+  const config: FastifyContextConfig = { ...options.config };
+  if (def.public) config.public = true;
+  else if (def.permission) config.permission = def.permission;
 
   app.route({
     method: def.method,

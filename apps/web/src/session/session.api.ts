@@ -1,6 +1,6 @@
-import type { Dashboard } from '@loggerhead/contract/schemas/dashboard.ts';
+import { Routes } from '@loggerhead/contract/routes/index.ts';
 import type { GlobalConfig, LoginRequest, LoginResponse, Privileges, SelfUser } from '@loggerhead/contract/schemas/session.ts';
-import { api } from '../api/client.ts';
+import { api, call } from '../api/client.ts';
 import type { Customization } from '../api/session-storage.ts';
 
 /** The calls of the session: global config, login/logout, and what the console loads after login (spec §4). */
@@ -14,13 +14,9 @@ export const sessionApi = {
   customization: async (tenantId: string, signal?: AbortSignal) =>
     toCustomization(await api.get<unknown>(`/tenant/tenants/${encodeURIComponent(tenantId)}/customization`, { signal })),
   dashboards: (tenantId: string, businessType: string) =>
-    api.get<{ list: Dashboard[] }>(`/data-mgmt/tenants/${encodeURIComponent(tenantId)}/dashboards`, {
-      query: { business_type: businessType },
-    }),
+    call(Routes.dashboard.list, { params: { tenant_id: tenantId }, query: { business_type: businessType } }),
   createDashboard: (tenantId: string, body: { business_type: string; name: string }) =>
-    api.post<Dashboard>(`/data-mgmt/tenants/${encodeURIComponent(tenantId)}/dashboards`, body, {
-      permission: 'data-mgmt:dashboard:create',
-    }),
+    call(Routes.dashboard.create, { params: { tenant_id: tenantId }, body }),
   saveCustomization: (tenantId: string, values: Customization) =>
     api.put<unknown>(
       `/tenant/tenants/${encodeURIComponent(tenantId)}/customization`,

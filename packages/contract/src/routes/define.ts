@@ -26,10 +26,17 @@ export interface RouteSpec {
   permission?: PermissionKey;
   /** No token needed (the server's test lists why). */
   public?: true;
+  /** Any signed-in user, no key: the handler scopes it to the caller (the server's test lists why). */
+  signedIn?: true;
 }
 
-/** A route of the table: it names a permission key or says it is public, never neither. */
-export type RouteDef = RouteSpec & ({ permission: PermissionKey; public?: undefined } | { public: true; permission?: undefined });
+/** A route of the table: it names a permission key, or says it is public or open to any signed-in user. */
+export type RouteDef = RouteSpec &
+  (
+    | { permission: PermissionKey; public?: undefined; signedIn?: undefined }
+    | { public: true; permission?: undefined; signedIn?: undefined }
+    | { signedIn: true; permission?: undefined; public?: undefined }
+  );
 
 /** Declares a route; the literal types (method, path, schemas) are kept for both sides. */
 export function defineRoute<const R extends RouteDef>(route: R): R {

@@ -8,10 +8,12 @@
  * - recall (file recall from a device's SD card, recalled files): ./recall.ts
  * - firmware (firmware files, upgrade notify, upgrades, the device download): ./firmware.ts
  * - workorder (work orders and their images, tenant and system side): ./workorder.ts
+ * - dashboard (dashboards and their panels): ./dashboard.ts
  *
  * Not yet converted (still declared in their server route files and re-declared by the web):
  * every other module under apps/server/src/modules.
  */
+import { DashboardRoutes } from './dashboard.ts';
 import { DataRoutes } from './data.ts';
 import { FirmwareRoutes } from './firmware.ts';
 import { MappingRoutes } from './mapping.ts';
@@ -19,6 +21,7 @@ import { RecallRoutes } from './recall.ts';
 import { ThingsRoutes } from './things.ts';
 import { WorkOrderRoutes } from './workorder.ts';
 
+export { DashboardRoutes } from './dashboard.ts';
 export { DataRoutes } from './data.ts';
 export * from './define.ts';
 export { FirmwareRoutes } from './firmware.ts';
@@ -34,4 +37,5 @@ export const Routes = {
   recall: RecallRoutes,
   firmware: FirmwareRoutes,
   workorder: WorkOrderRoutes,
+  dashboard: DashboardRoutes,
 } as const;

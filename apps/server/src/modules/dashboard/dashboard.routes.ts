@@ -1,19 +1,14 @@
-import {
-  CreateDashboardRequestSchema,
-  DashboardListQuerySchema,
-  DashboardSchema,
-  DEFAULT_DASHBOARD_TYPE,
-  ErrorResponseSchema,
-} from '@loggerhead/contract';
-import { z } from 'zod';
+import { DEFAULT_DASHBOARD_TYPE, ErrorResponseSchema, Routes } from '@loggerhead/contract';
 import type { AppContext, LoggerheadApp } from '../../app.ts';
 import { type Auth, requireAuth } from '../../lib/auth.ts';
 import { conflict, forbidden } from '../../lib/errors.ts';
+import { route } from '../../lib/route.ts';
 import { type DashboardRow, dashboardRepository } from './dashboard.repository.ts';
 
 const tags = ['data'];
-const TenantParams = z.object({ tenant_id: z.guid() });
 const errors = { 400: ErrorResponseSchema, 403: ErrorResponseSchema, 409: ErrorResponseSchema };
+const withErrors = { tags, errors };
+const R = Routes.dashboard;
 
 const toDashboard = (r: DashboardRow) => ({ ...r, created_at: r.created_at.getTime() });
 
@@ -28,41 +23,22 @@ function ownTenant(auth: Auth, tenantId: string) {
  */
 export function dashboardRoutes(app: LoggerheadApp, ctx: AppContext) {
   const repo = dashboardRepository(ctx.database.raw);
-  const base = '/v1/data-mgmt/tenants/:tenant_id/dashboards';
 
-  app.get(
-    base,
-    {
-      schema: {
-        tags,
-        params: TenantParams,
-        querystring: DashboardListQuerySchema,
-        response: { 200: z.object({ list: z.array(DashboardSchema) }), ...errors },
-      },
-    },
-    async (req) => {
-      const auth = requireAuth(req.auth);
-      ownTenant(auth, req.params.tenant_id);
-      const rows = await repo.list(auth.tenantId, req.query.business_type ?? null);
-      return { list: rows.map(toDashboard) };
-    },
-  );
+  route(app, R.list, withErrors, async (req) => {
+    const auth = requireAuth(req.auth);
+    ownTenant(auth, req.params.tenant_id);
+    const rows = await repo.list(auth.tenantId, req.query.business_type ?? null);
+    return { list: rows.map(toDashboard) };
+  });
 
-  app.post(
-    base,
-    {
-      config: { permission: 'data-mgmt:dashboard:create' },
-      schema: { tags, params: TenantParams, body: CreateDashboardRequestSchema, response: { 201: DashboardSchema, ...errors } },
-    },
-    async (req, reply) => {
-      const auth = requireAuth(req.auth);
-      ownTenant(auth, req.params.tenant_id);
-      const isDefault = req.body.business_type === DEFAULT_DASHBOARD_TYPE;
-      // Spec §6: only the manager creates the default dashboard.
-      if (isDefault && !auth.isManager) throw forbidden('Only the tenant manager creates the default dashboard');
-      const row = await repo.insert(auth.tenantId, auth.userId, req.body.business_type, req.body.name);
-      if (!row) throw conflict('http.409', 'The tenant already has its default dashboard', 'business_type');
-      return reply.code(201).send(toDashboard(row));
-    },
-  );
+  route(app, R.create, withErrors, async (req, reply) => {
+    const auth = requireAuth(req.auth);
+    ownTenant(auth, req.params.tenant_id);
+    const isDefault = req.body.business_type === DEFAULT_DASHBOARD_TYPE;
+    // Spec §6: only the manager creates the default dashboard.
+    if (isDefault && !auth.isManager) throw forbidden('Only the tenant manager creates the default dashboard');
+    const row = await repo.insert(auth.tenantId, auth.userId, req.body.business_type, req.body.name);
+    if (!row) throw conflict('http.409', 'The tenant already has its default dashboard', 'business_type');
+    return reply.code(201).send(toDashboard(row));
+  });
 }

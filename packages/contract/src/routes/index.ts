@@ -9,25 +9,31 @@
  * - firmware (firmware files, upgrade notify, upgrades, the device download): ./firmware.ts
  * - workorder (work orders and their images, tenant and system side): ./workorder.ts
  * - dashboard (dashboards and their panels): ./dashboard.ts
+ * - ecu (ECUs and their files): ./ecu.ts
+ * - uds (UDS requests and ECU flashing through a device): ./uds.ts
  *
  * Not yet converted (still declared in their server route files and re-declared by the web):
  * every other module under apps/server/src/modules.
  */
 import { DashboardRoutes } from './dashboard.ts';
 import { DataRoutes } from './data.ts';
+import { EcuRoutes } from './ecu.ts';
 import { FirmwareRoutes } from './firmware.ts';
 import { MappingRoutes } from './mapping.ts';
 import { RecallRoutes } from './recall.ts';
 import { ThingsRoutes } from './things.ts';
+import { UdsRoutes } from './uds.ts';
 import { WorkOrderRoutes } from './workorder.ts';
 
 export { DashboardRoutes } from './dashboard.ts';
 export { DataRoutes } from './data.ts';
 export * from './define.ts';
+export { EcuRoutes } from './ecu.ts';
 export { FirmwareRoutes } from './firmware.ts';
 export { MappingRoutes } from './mapping.ts';
 export { RecallRoutes } from './recall.ts';
 export { ThingsRoutes } from './things.ts';
+export { UdsRoutes } from './uds.ts';
 export { WorkOrderRoutes } from './workorder.ts';
 
 export const Routes = {
@@ -38,4 +44,6 @@ export const Routes = {
   firmware: FirmwareRoutes,
   workorder: WorkOrderRoutes,
   dashboard: DashboardRoutes,
+  ecu: EcuRoutes,
+  uds: UdsRoutes,
 } as const;

@@ -1,80 +1,26 @@
-import {
-  DtcClearSchema,
-  DtcListSchema,
-  DtcReadSchema,
-  EcuFlashJobSchema,
-  EcuFlashRequestSchema,
-  TenantThingParamsSchema,
-  UdsRequestSchema,
-  UdsResultSchema,
-  UuidSchema,
-} from '@loggerhead/contract';
-import { z } from 'zod';
+import { Routes } from '@loggerhead/contract';
 import type { LoggerheadApp } from '../../app.ts';
 import type { App } from '../../lib/fastify.ts';
+import { route } from '../../lib/route.ts';
 import { errors, tenantAuth } from '../command/command.routes.ts';
 import type { UdsService } from './uds.service.ts';
 
-const TenantThing = TenantThingParamsSchema;
-const TenantThingId = TenantThing.extend({ id: UuidSchema });
+const R = Routes.uds;
 const tags = ['uds'];
-const base = '/v1/single-candtu/tenants/:tenant_id/things/:things_id';
 const more = { 502: errors[400], 504: errors[400] };
+const withErrors = { tags, errors };
+/** A request relayed to an ECU also answers 502 (the device's error) and 504 (no answer in time). */
+const relayed = { tags, errors: { ...errors, ...more } };
 
 /** UDS diagnosis and ECU upgrade of a device (spec §2 device tabs "UDS diagnosis", "ECU upgrade"). */
 export function udsRoutes(root: LoggerheadApp, svc: UdsService) {
   const app = root as unknown as App;
-  app.post(
-    `${base}/uds/request`,
-    {
-      config: { permission: 'candtu:uds:execute' },
-      schema: { tags, params: TenantThing, body: UdsRequestSchema, response: { 200: UdsResultSchema, ...errors, ...more } },
-    },
-    (req) => svc.request(tenantAuth(req), req.params.things_id, req.body.transport, req.body.pdu),
+  route(app, R.request, relayed, (req) => svc.request(tenantAuth(req), req.params.things_id, req.body.transport, req.body.pdu));
+  route(app, R.readDtcs, relayed, (req) => svc.readDtcs(tenantAuth(req), req.params.things_id, req.body.transport, req.body.status_mask));
+  route(app, R.clearDtcs, relayed, (req) => svc.clearDtcs(tenantAuth(req), req.params.things_id, req.body.transport, req.body.group));
+  route(app, R.flash, withErrors, (req) =>
+    svc.flash(tenantAuth(req), req.params.things_id, req.body.transport, req.body.address, req.body.firmware_file_id),
   );
-  app.post(
-    `${base}/uds/dtcs/read`,
-    {
-      config: { permission: 'candtu:uds:execute' },
-      schema: { tags, params: TenantThing, body: DtcReadSchema, response: { 200: DtcListSchema, ...errors, ...more } },
-    },
-    (req) => svc.readDtcs(tenantAuth(req), req.params.things_id, req.body.transport, req.body.status_mask),
-  );
-  app.post(
-    `${base}/uds/dtcs/clear`,
-    {
-      config: { permission: 'candtu:uds:execute' },
-      schema: {
-        tags,
-        params: TenantThing,
-        body: DtcClearSchema,
-        response: { 200: z.object({ cleared: z.boolean() }), ...errors, ...more },
-      },
-    },
-    (req) => svc.clearDtcs(tenantAuth(req), req.params.things_id, req.body.transport, req.body.group),
-  );
-  app.post(
-    `${base}/ecu-upgrade`,
-    {
-      config: { permission: 'candtu:ecu:upgrade' },
-      schema: { tags, params: TenantThing, body: EcuFlashRequestSchema, response: { 200: EcuFlashJobSchema, ...errors } },
-    },
-    (req) => svc.flash(tenantAuth(req), req.params.things_id, req.body.transport, req.body.address, req.body.firmware_file_id),
-  );
-  app.get(
-    `${base}/ecu-upgrade/:id`,
-    {
-      config: { permission: 'candtu:ecu:query' },
-      schema: { tags, params: TenantThingId, response: { 200: EcuFlashJobSchema, ...errors } },
-    },
-    (req) => svc.job(tenantAuth(req), req.params.things_id, req.params.id),
-  );
-  app.post(
-    `${base}/ecu-upgrade/:id/cancel`,
-    {
-      config: { permission: 'candtu:ecu:upgrade' },
-      schema: { tags, params: TenantThingId, response: { 200: EcuFlashJobSchema, ...errors } },
-    },
-    (req) => svc.cancel(tenantAuth(req), req.params.things_id, req.params.id),
-  );
+  route(app, R.flashJob, withErrors, (req) => svc.job(tenantAuth(req), req.params.things_id, req.params.id));
+  route(app, R.cancelFlash, withErrors, (req) => svc.cancel(tenantAuth(req), req.params.things_id, req.params.id));
 }

@@ -11,6 +11,7 @@
  * - dashboard (dashboards and their panels): ./dashboard.ts
  * - ecu (ECUs and their files): ./ecu.ts
  * - uds (UDS requests and ECU flashing through a device): ./uds.ts
+ * - fence (e-fences): ./fence.ts
  *
  * Not yet converted (still declared in their server route files and re-declared by the web):
  * every other module under apps/server/src/modules.
@@ -18,6 +19,7 @@
 import { DashboardRoutes } from './dashboard.ts';
 import { DataRoutes } from './data.ts';
 import { EcuRoutes } from './ecu.ts';
+import { FenceRoutes } from './fence.ts';
 import { FirmwareRoutes } from './firmware.ts';
 import { MappingRoutes } from './mapping.ts';
 import { RecallRoutes } from './recall.ts';
@@ -29,6 +31,7 @@ export { DashboardRoutes } from './dashboard.ts';
 export { DataRoutes } from './data.ts';
 export * from './define.ts';
 export { EcuRoutes } from './ecu.ts';
+export { FenceRoutes } from './fence.ts';
 export { FirmwareRoutes } from './firmware.ts';
 export { MappingRoutes } from './mapping.ts';
 export { RecallRoutes } from './recall.ts';
@@ -46,4 +49,5 @@ export const Routes = {
   dashboard: DashboardRoutes,
   ecu: EcuRoutes,
   uds: UdsRoutes,
+  fence: FenceRoutes,
 } as const;

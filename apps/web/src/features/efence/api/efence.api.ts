@@ -1,11 +1,11 @@
-import { Routes } from '@loggerhead/contract/routes/index.ts';
-import type { Fence, FenceInput, FencePageSchema } from '@loggerhead/contract/schemas/fence.ts';
+import { type RouteBody, type RouteResponse, Routes } from '@loggerhead/contract/routes/index.ts';
 import type { Thing } from '@loggerhead/contract/schemas/things.ts';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import type { z } from 'zod';
-import { api, call } from '../../../api/client.ts';
+import { call } from '../../../api/client.ts';
 
-export type FencePage = z.infer<typeof FencePageSchema>;
+const R = Routes.fence;
+
+export type FencePage = RouteResponse<typeof R.list>;
 
 export interface FenceListQuery {
   name?: string;
@@ -14,25 +14,16 @@ export interface FenceListQuery {
   page_size: number;
 }
 
-const fencesPath = (tenantId: string) => `/fence/tenants/${encodeURIComponent(tenantId)}/fences`;
-
 /** Electronic fences (spec §7 fence service). */
 export const efenceApi = {
   list: (tenantId: string, q: FenceListQuery, signal?: AbortSignal) =>
-    api.get<FencePage>(fencesPath(tenantId), { signal, query: { ...q }, permission: 'fence:fence:query' }),
-  get: (tenantId: string, id: string, signal?: AbortSignal) =>
-    api.get<Fence>(`${fencesPath(tenantId)}/${encodeURIComponent(id)}`, { signal, permission: 'fence:fence:query' }),
-  create: (tenantId: string, body: FenceInput) => api.post<Fence>(fencesPath(tenantId), body, { permission: 'fence:fence:create' }),
-  update: (tenantId: string, id: string, body: FenceInput) =>
-    api.put<Fence>(`${fencesPath(tenantId)}/${encodeURIComponent(id)}`, body, { permission: 'fence:fence:update' }),
+    call(R.list, { params: { tenant_id: tenantId }, query: { ...q }, signal }),
+  get: (tenantId: string, id: string, signal?: AbortSignal) => call(R.get, { params: { tenant_id: tenantId, id }, signal }),
+  create: (tenantId: string, body: RouteBody<typeof R.create>) => call(R.create, { params: { tenant_id: tenantId }, body }),
+  update: (tenantId: string, id: string, body: RouteBody<typeof R.update>) => call(R.update, { params: { tenant_id: tenantId, id }, body }),
   bind: (tenantId: string, id: string, thingsIds: string[]) =>
-    api.put<Fence>(
-      `${fencesPath(tenantId)}/${encodeURIComponent(id)}/things`,
-      { things_ids: thingsIds },
-      { permission: 'fence:fence:update' },
-    ),
-  remove: (tenantId: string, id: string) =>
-    api.delete<{ ok: true }>(`${fencesPath(tenantId)}/${encodeURIComponent(id)}`, { permission: 'fence:fence:delete' }),
+    call(R.bind, { params: { tenant_id: tenantId, id }, body: { things_ids: thingsIds } }),
+  remove: (tenantId: string, id: string) => call(R.remove, { params: { tenant_id: tenantId, id } }),
   /** Devices to bind: the picker lists things with page size 9999 (spec §7). */
   devices: async (tenantId: string, signal?: AbortSignal): Promise<Thing[]> =>
     (

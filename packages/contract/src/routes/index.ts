@@ -12,10 +12,15 @@
  * - ecu (ECUs and their files): ./ecu.ts
  * - uds (UDS requests and ECU flashing through a device): ./uds.ts
  * - fence (e-fences): ./fence.ts
+ * - command (device commands (messages) and their responses): ./command.ts
+ * - config (device configuration: read, write, last known, export, import): ./config.ts
  *
  * Not yet converted (still declared in their server route files and re-declared by the web):
  * every other module under apps/server/src/modules.
  */
+
+import { CommandRoutes } from './command.ts';
+import { ConfigRoutes } from './config.ts';
 import { DashboardRoutes } from './dashboard.ts';
 import { DataRoutes } from './data.ts';
 import { EcuRoutes } from './ecu.ts';
@@ -27,6 +32,8 @@ import { ThingsRoutes } from './things.ts';
 import { UdsRoutes } from './uds.ts';
 import { WorkOrderRoutes } from './workorder.ts';
 
+export { CommandRoutes } from './command.ts';
+export { ConfigRoutes } from './config.ts';
 export { DashboardRoutes } from './dashboard.ts';
 export { DataRoutes } from './data.ts';
 export * from './define.ts';
@@ -50,4 +57,6 @@ export const Routes = {
   ecu: EcuRoutes,
   uds: UdsRoutes,
   fence: FenceRoutes,
+  command: CommandRoutes,
+  config: ConfigRoutes,
 } as const;

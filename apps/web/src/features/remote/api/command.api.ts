@@ -1,32 +1,20 @@
-import type { Command, CommandIssue, CommandPageSchema } from '@loggerhead/contract/schemas/command.ts';
-import type { z } from 'zod';
-import { api } from '../../../api/client.ts';
+import { type RouteBody, type RouteQuery, type RouteResponse, Routes } from '@loggerhead/contract/routes/index.ts';
+import { call } from '../../../api/client.ts';
 
-export type CommandPage = z.infer<typeof CommandPageSchema>;
+const R = Routes.command;
 
-export interface CommandListQuery {
-  current_page: number;
-  page_size: number;
-  operation_name?: string;
-  state?: string;
-}
+export type CommandPage = RouteResponse<typeof R.page>;
+export type CommandListQuery = NonNullable<RouteQuery<typeof R.page>>;
 
-export const thingPath = (tenantId: string, id: string) =>
-  `/things/tenants/${encodeURIComponent(tenantId)}/things/${encodeURIComponent(id)}`;
+const device = (tenantId: string, id: string) => ({ tenant_id: tenantId, things_id: id });
 
 /** Spec §7 device messages: issue a command, list them, cancel a queued one. */
 export const commandApi = {
-  issue: (tenantId: string, id: string, body: Partial<CommandIssue> & { operation_name: string }) =>
-    api.post<Command>(`${thingPath(tenantId, id)}/messages`, body, { permission: 'things:things:command' }),
+  issue: (tenantId: string, id: string, body: RouteBody<typeof R.issue>) => call(R.issue, { params: device(tenantId, id), body }),
   page: (tenantId: string, id: string, q: CommandListQuery, signal?: AbortSignal) =>
-    api.get<CommandPage>(`${thingPath(tenantId, id)}/messages`, { signal, query: { ...q }, permission: 'things:message:query' }),
+    call(R.page, { params: device(tenantId, id), query: { ...q }, signal }),
   get: (tenantId: string, id: string, correlationId: string, signal?: AbortSignal) =>
-    api.get<Command>(`${thingPath(tenantId, id)}/messages/${encodeURIComponent(correlationId)}`, {
-      signal,
-      permission: 'things:message:query',
-    }),
+    call(R.get, { params: { ...device(tenantId, id), correlation_id: correlationId }, signal }),
   cancel: (tenantId: string, id: string, correlationId: string) =>
-    api.post<Command>(`${thingPath(tenantId, id)}/messages/${encodeURIComponent(correlationId)}/cancel`, undefined, {
-      permission: 'things:things:command',
-    }),
+    call(R.cancel, { params: { ...device(tenantId, id), correlation_id: correlationId } }),
 };

@@ -1,19 +1,17 @@
-import type { ConfigResultSchema, DeviceConfig, DeviceConfigStateSchema } from '@loggerhead/contract/schemas/command.ts';
-import type { z } from 'zod';
-import { api } from '../../../api/client.ts';
-import { thingPath } from './command.api.ts';
+import { type RouteBody, type RouteResponse, Routes } from '@loggerhead/contract/routes/index.ts';
+import { call } from '../../../api/client.ts';
 
-export type ConfigResult = z.infer<typeof ConfigResultSchema>;
-export type ConfigState = z.infer<typeof DeviceConfigStateSchema>;
+const R = Routes.config;
 
-const configPath = (tenantId: string, id: string) => `${thingPath(tenantId, id)}/config`;
+export type ConfigResult = RouteResponse<typeof R.read>;
+export type ConfigState = RouteResponse<typeof R.last>;
+
+const device = (tenantId: string, id: string) => ({ tenant_id: tenantId, things_id: id });
 
 /** Device configuration: last known (server), read from / write to the logger (a command each). */
 export const configApi = {
-  last: (tenantId: string, id: string, signal?: AbortSignal) =>
-    api.get<ConfigState>(configPath(tenantId, id), { signal, permission: 'things:things:queryone' }),
-  read: (tenantId: string, id: string) =>
-    api.get<ConfigResult>(`${configPath(tenantId, id)}/device`, { permission: 'things:things:command', timeout: 40_000 }),
-  write: (tenantId: string, id: string, config: DeviceConfig) =>
-    api.put<ConfigResult>(configPath(tenantId, id), config, { permission: 'things:things:command', timeout: 40_000 }),
+  last: (tenantId: string, id: string, signal?: AbortSignal) => call(R.last, { params: device(tenantId, id), signal }),
+  read: (tenantId: string, id: string) => call(R.read, { params: device(tenantId, id), timeout: 40_000 }),
+  write: (tenantId: string, id: string, config: RouteBody<typeof R.write>) =>
+    call(R.write, { params: device(tenantId, id), body: config, timeout: 40_000 }),
 };

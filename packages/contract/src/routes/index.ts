@@ -14,6 +14,7 @@
  * - fence (e-fences): ./fence.ts
  * - command (device commands (messages) and their responses): ./command.ts
  * - config (device configuration: read, write, last known, export, import): ./config.ts
+ * - gps (a device's track and latest fixes): ./gps.ts
  *
  * Not yet converted (still declared in their server route files and re-declared by the web):
  * every other module under apps/server/src/modules.
@@ -26,6 +27,7 @@ import { DataRoutes } from './data.ts';
 import { EcuRoutes } from './ecu.ts';
 import { FenceRoutes } from './fence.ts';
 import { FirmwareRoutes } from './firmware.ts';
+import { GpsRoutes } from './gps.ts';
 import { MappingRoutes } from './mapping.ts';
 import { RecallRoutes } from './recall.ts';
 import { ThingsRoutes } from './things.ts';
@@ -40,6 +42,7 @@ export * from './define.ts';
 export { EcuRoutes } from './ecu.ts';
 export { FenceRoutes } from './fence.ts';
 export { FirmwareRoutes } from './firmware.ts';
+export { GpsRoutes } from './gps.ts';
 export { MappingRoutes } from './mapping.ts';
 export { RecallRoutes } from './recall.ts';
 export { ThingsRoutes } from './things.ts';
@@ -59,4 +62,5 @@ export const Routes = {
   fence: FenceRoutes,
   command: CommandRoutes,
   config: ConfigRoutes,
+  gps: GpsRoutes,
 } as const;

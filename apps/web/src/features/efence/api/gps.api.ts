@@ -1,12 +1,8 @@
-import type { GpsLiveSchema, GpsTrack } from '@loggerhead/contract/schemas/gps.ts';
+import { type RouteResponse, Routes } from '@loggerhead/contract/routes/index.ts';
 import { queryOptions } from '@tanstack/react-query';
-import type { z } from 'zod';
-import { api } from '../../../api/client.ts';
+import { call } from '../../../api/client.ts';
 
-export type GpsLive = z.infer<typeof GpsLiveSchema>;
-
-const gpsPath = (tenantId: string, thingsId: string) =>
-  `/things/tenants/${encodeURIComponent(tenantId)}/things/${encodeURIComponent(thingsId)}/gps`;
+export type GpsLive = RouteResponse<typeof Routes.gps.live>;
 
 /** Live positions refresh every few seconds. */
 export const GPS_LIVE_POLL_MS = 5_000;
@@ -15,14 +11,14 @@ export const GPS_LIVE_POINTS = 50;
 /** A device's GPS track (thinned, with distance and stops) and its last fixes. */
 export const gpsApi = {
   track: (tenantId: string, thingsId: string, range: [number, number], signal?: AbortSignal) =>
-    api.get<GpsTrack>(gpsPath(tenantId, thingsId), {
-      signal,
+    call(Routes.gps.track, {
+      params: { tenant_id: tenantId, things_id: thingsId },
       query: { begin_time: Math.floor(range[0]), end_time: Math.floor(range[1]) },
-      permission: 'things:gps:query',
+      signal,
       timeout: 60_000,
     }),
   live: (tenantId: string, thingsId: string, limit: number, signal?: AbortSignal) =>
-    api.get<GpsLive>(`${gpsPath(tenantId, thingsId)}/live`, { signal, query: { limit }, permission: 'things:gps:query' }),
+    call(Routes.gps.live, { params: { tenant_id: tenantId, things_id: thingsId }, query: { limit }, signal }),
 };
 
 export const gpsKeys = {

@@ -16,8 +16,6 @@ const FLEET_POLL_MS = 10_000;
 const ALERT_POLL_MS = 15_000;
 const POSITION_POLL_MS = 30_000;
 
-const base = (tenantId: string) => `/things/tenants/${encodeURIComponent(tenantId)}`;
-
 export interface Fleet {
   total: number;
   online: number;
@@ -42,11 +40,7 @@ export const watchApi = {
       permission: 'alert-data:event:query',
     }),
   lastPosition: async (tenantId: string, thingsId: string, signal?: AbortSignal): Promise<GpsPoint | null> => {
-    const r = await api.get<{ points: GpsPoint[] }>(`${base(tenantId)}/things/${encodeURIComponent(thingsId)}/gps/live`, {
-      signal,
-      query: { limit: 1 },
-      permission: 'things:gps:query',
-    });
+    const r = await call(Routes.gps.live, { params: { tenant_id: tenantId, things_id: thingsId }, query: { limit: 1 }, signal });
     return r.points.at(-1) ?? null;
   },
 };

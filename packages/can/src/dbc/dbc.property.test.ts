@@ -51,7 +51,12 @@ const layoutArb: fc.Arbitrary<Layout> = fc
       fc.constantFrom(0.5, 0.1, 2, 0.001, -1, 0.25),
       fc.double({ min: 1e-4, max: 1e3, noNaN: true }).map((x) => Math.fround(x)),
     ),
-    offset: fc.oneof(fc.constant(0), fc.constantFrom(-40, 100.5), fc.double({ min: -1e6, max: 1e6, noNaN: true })),
+    // A DBC file cannot say -0 (it is written `0`): the offset the file holds is +0.
+    offset: fc.oneof(
+      fc.constant(0),
+      fc.constantFrom(-40, 100.5),
+      fc.double({ min: -1e6, max: 1e6, noNaN: true }).map((x) => x + 0),
+    ),
     // Mostly classic CAN positions, sometimes anywhere in a 64-byte CAN FD payload.
     pos: fc.oneof(fc.integer({ min: 0, max: 63 }), fc.integer({ min: 0, max: 511 })),
     extra: fc.integer({ min: 0, max: 3 }),

@@ -15,6 +15,7 @@
  * - command (device commands (messages) and their responses): ./command.ts
  * - config (device configuration: read, write, last known, export, import): ./config.ts
  * - gps (a device's track and latest fixes): ./gps.ts
+ * - message (the signed-in user's own inbox): ./message.ts
  *
  * Not yet converted (still declared in their server route files and re-declared by the web):
  * every other module under apps/server/src/modules.
@@ -29,6 +30,7 @@ import { FenceRoutes } from './fence.ts';
 import { FirmwareRoutes } from './firmware.ts';
 import { GpsRoutes } from './gps.ts';
 import { MappingRoutes } from './mapping.ts';
+import { MessageRoutes } from './message.ts';
 import { RecallRoutes } from './recall.ts';
 import { ThingsRoutes } from './things.ts';
 import { UdsRoutes } from './uds.ts';
@@ -44,6 +46,7 @@ export { FenceRoutes } from './fence.ts';
 export { FirmwareRoutes } from './firmware.ts';
 export { GpsRoutes } from './gps.ts';
 export { MappingRoutes } from './mapping.ts';
+export { MessageRoutes } from './message.ts';
 export { RecallRoutes } from './recall.ts';
 export { ThingsRoutes } from './things.ts';
 export { UdsRoutes } from './uds.ts';
@@ -63,4 +66,5 @@ export const Routes = {
   command: CommandRoutes,
   config: ConfigRoutes,
   gps: GpsRoutes,
+  message: MessageRoutes,
 } as const;

@@ -1,8 +1,8 @@
+import { type RouteBody, type RouteQuery, Routes } from '@loggerhead/contract/routes/index.ts';
 import type { Usage } from '@loggerhead/contract/schemas/billing.ts';
-import type { UserMessagePage } from '@loggerhead/contract/schemas/message.ts';
 import type { Notice } from '@loggerhead/contract/schemas/notice.ts';
 import { queryOptions } from '@tanstack/react-query';
-import { api } from '../../api/client.ts';
+import { api, call } from '../../api/client.ts';
 
 /** Spec §9: messages are polled every minute. */
 export const MESSAGE_POLL_MS = 60_000;
@@ -20,22 +20,17 @@ export const shellKeys = {
   usage: (tenantId: string | null) => [...shellKeys.all, 'usage', tenantId] as const,
 };
 
-const messageUrl = (tenantId: string, userId: string) =>
-  `/tenant/tenants/${encodeURIComponent(tenantId)}/users/${encodeURIComponent(userId)}/message`;
+const M = Routes.message;
 
 export const shellApi = {
   activeNotices: (userId: string, signal?: AbortSignal) =>
     api.get<Notice[]>(`/out-web/notice/user/${encodeURIComponent(userId)}`, { signal, query: { currentTime: Date.now() } }),
   hideNotice: (noticeId: string, userId: string) =>
     api.put<unknown>(`/out-web/notice/${encodeURIComponent(noticeId)}/user/${encodeURIComponent(userId)}`, { noLongerShow: true }),
-  messages: (
-    tenantId: string,
-    userId: string,
-    query: { current_page: number; page_size: number; read_status: number },
-    signal?: AbortSignal,
-  ) => api.get<UserMessagePage>(messageUrl(tenantId, userId), { signal, query }),
-  updateMessages: (tenantId: string, userId: string, body: { user_message_id?: string; update_all?: boolean; read_status: 0 | 1 | 2 }) =>
-    api.put<{ updated: number; unread: number }>(messageUrl(tenantId, userId), body),
+  messages: (tenantId: string, userId: string, query: RouteQuery<typeof M.list>, signal?: AbortSignal) =>
+    call(M.list, { params: { tenant_id: tenantId, user_id: userId }, query, signal }),
+  updateMessages: (tenantId: string, userId: string, body: RouteBody<typeof M.update>) =>
+    call(M.update, { params: { tenant_id: tenantId, user_id: userId }, body }),
   usage: (tenantId: string, signal?: AbortSignal) =>
     api.get<Usage>(`/data-mgmt/tenants/${encodeURIComponent(tenantId)}/usage`, { signal, timeout: 120_000 }),
 };

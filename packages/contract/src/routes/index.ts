@@ -16,6 +16,8 @@
  * - config (device configuration: read, write, last known, export, import): ./config.ts
  * - gps (a device's track and latest fixes): ./gps.ts
  * - message (the signed-in user's own inbox): ./message.ts
+ * - notice (announcements: written by system managers, read and hidden by each user): ./notice.ts
+ * - notification (the notification push log): ./notification.ts
  *
  * Not yet converted (still declared in their server route files and re-declared by the web):
  * every other module under apps/server/src/modules.
@@ -31,6 +33,8 @@ import { FirmwareRoutes } from './firmware.ts';
 import { GpsRoutes } from './gps.ts';
 import { MappingRoutes } from './mapping.ts';
 import { MessageRoutes } from './message.ts';
+import { NoticeRoutes } from './notice.ts';
+import { NotificationRoutes } from './notification.ts';
 import { RecallRoutes } from './recall.ts';
 import { ThingsRoutes } from './things.ts';
 import { UdsRoutes } from './uds.ts';
@@ -47,6 +51,8 @@ export { FirmwareRoutes } from './firmware.ts';
 export { GpsRoutes } from './gps.ts';
 export { MappingRoutes } from './mapping.ts';
 export { MessageRoutes } from './message.ts';
+export { NoticeRoutes } from './notice.ts';
+export { NotificationRoutes } from './notification.ts';
 export { RecallRoutes } from './recall.ts';
 export { ThingsRoutes } from './things.ts';
 export { UdsRoutes } from './uds.ts';
@@ -67,4 +73,6 @@ export const Routes = {
   config: ConfigRoutes,
   gps: GpsRoutes,
   message: MessageRoutes,
+  notice: NoticeRoutes,
+  notification: NotificationRoutes,
 } as const;

@@ -1,6 +1,5 @@
 import { type RouteBody, type RouteQuery, Routes } from '@loggerhead/contract/routes/index.ts';
 import type { Usage } from '@loggerhead/contract/schemas/billing.ts';
-import type { Notice } from '@loggerhead/contract/schemas/notice.ts';
 import { queryOptions } from '@tanstack/react-query';
 import { api, call } from '../../api/client.ts';
 
@@ -21,12 +20,12 @@ export const shellKeys = {
 };
 
 const M = Routes.message;
+const N = Routes.notice;
 
 export const shellApi = {
   activeNotices: (userId: string, signal?: AbortSignal) =>
-    api.get<Notice[]>(`/out-web/notice/user/${encodeURIComponent(userId)}`, { signal, query: { currentTime: Date.now() } }),
-  hideNotice: (noticeId: string, userId: string) =>
-    api.put<unknown>(`/out-web/notice/${encodeURIComponent(noticeId)}/user/${encodeURIComponent(userId)}`, { noLongerShow: true }),
+    call(N.activeFor, { params: { userId }, query: { currentTime: String(Date.now()) }, signal }),
+  hideNotice: (noticeId: string, userId: string) => call(N.setUserState, { params: { noticeId, userId }, body: { noLongerShow: true } }),
   messages: (tenantId: string, userId: string, query: RouteQuery<typeof M.list>, signal?: AbortSignal) =>
     call(M.list, { params: { tenant_id: tenantId, user_id: userId }, query, signal }),
   updateMessages: (tenantId: string, userId: string, body: RouteBody<typeof M.update>) =>

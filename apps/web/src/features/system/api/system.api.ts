@@ -1,7 +1,7 @@
-import type { PushLog } from '@loggerhead/contract/schemas/notification.ts';
+import { Routes } from '@loggerhead/contract/routes/index.ts';
 import type { Tenant, TenantUpdateRequest } from '@loggerhead/contract/schemas/tenant.ts';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { api } from '../../../api/client.ts';
+import { api, call } from '../../../api/client.ts';
 
 export interface Page<T> {
   total: number;
@@ -52,8 +52,7 @@ export const systemApi = {
     api.put<Tenant>(`/tenant/tenants/${encodeURIComponent(id)}`, body, { permission: 'tenant:tenant:update' }),
   csv: (q: Omit<TenantFilter, 'current_page' | 'page_size'>) =>
     api.get<string>('/tenant/tenants-csv-file', { query: { ...q }, permission: 'tenant:tenant:export', timeout: 120_000 }),
-  pushLogs: (q: PushLogFilter, signal?: AbortSignal) =>
-    api.get<Page<PushLog>>('/notification/push-logs', { query: { ...q }, signal, permission: 'notification:push-log:query' }),
+  pushLogs: (q: PushLogFilter, signal?: AbortSignal) => call(Routes.notification.pushLogs, { query: { ...q }, signal }),
 };
 
 export const systemKeys = {

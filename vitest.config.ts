@@ -21,6 +21,10 @@ export default defineConfig({
           name: 'server',
           root: 'apps/server',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+          // A worker keeps the server's modules loaded from one test file to the next: each file still
+          // builds its own app on its own database, and re-importing the server for every file cost a
+          // third of the suite's CPU (docs/decisions/0111-server-tests-share-modules.md).
+          isolate: false,
           // Generous: each file builds the whole server on a fresh database, and CI shares two cores.
           testTimeout: 180_000,
           hookTimeout: 180_000,

@@ -78,7 +78,11 @@ describe('user messages', () => {
   });
 
   it('pages newest first with page size 10 by default', async () => {
-    for (let i = 0; i < 12; i++) await t.app.ctx.messages.send(a.id, a.sub.id, { title: `m${i}`, content: '', type: 'system' });
+    // One second apart: two sends within the clock's resolution would tie on send_time.
+    for (let i = 0; i < 12; i++) {
+      const m = await t.app.ctx.messages.send(a.id, a.sub.id, { title: `m${i}`, content: '', type: 'system' });
+      await t.database.raw.query(`update user_messages set send_time = now() - make_interval(secs => $2) where id = $1`, [m.id, 12 - i]);
+    }
     const p1 = (await list(a.sub.auth, a.sub)).json();
     expect(p1.page_size).toBe(10);
     expect(p1.total).toBe(12);

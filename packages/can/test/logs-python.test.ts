@@ -21,7 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CanFrame, FD_LENGTHS, makeFrame } from '../src/frame.ts';
-import { type LogFormat, type LogReadResult, readLog, writeLog } from '../src/logs/index.ts';
+import { type LogReadResult, readLog, writeLog } from '../src/logs/index.ts';
 
 const PYTHON = '/usr/bin/python3';
 type PyFormat = 'candump' | 'asc' | 'blf' | 'trc';

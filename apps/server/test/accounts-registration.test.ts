@@ -1,5 +1,8 @@
-import { type ErrorCode, ErrorCodes } from '@loggerhead/contract';
+import { type ErrorCode, ErrorCodes, RegistrationRequestSchema } from '@loggerhead/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accountsRepository } from '../src/modules/tenant/accounts.repository.ts';
+import { registrationService } from '../src/modules/tenant/registration.service.ts';
+import type { VerificationService } from '../src/modules/tenant/verification.service.ts';
 import { activeTenant, mobile, register, sendAndRead } from './accounts.factory.ts';
 import { createTestApp, loginAdmin, type TestApp } from './helper.ts';
 
@@ -165,21 +168,42 @@ describe('registration field checks (spec §8 codes)', () => {
     expect(row.json().list[0]).toMatchObject({ tenant_type: 2, merchant_id: m.tenantId });
   });
 
-  it('answers a race for the same account with iot-http.409', async () => {
+  it('answers a race for the same account with one account and a clear 4xx, never a 500', async () => {
     const m = mobile();
     const code = await sendAndRead(t, 1, m, 'register');
-    const payload = {
-      mobile: m,
-      mobile_verification_code: code,
-      username: `race_${Date.now() % 1e6}`,
+    const username = `race_${Date.now() % 1e6}`;
+    const payload = { mobile: m, mobile_verification_code: code, username, password: 'Passw0rd!', confirmPassword: 'Passw0rd!' };
+    const [a, b] = await Promise.all([post(payload), post(payload)]);
+    const [winner, loser] = a.statusCode === 201 ? [a, b] : [b, a];
+    expect(winner.statusCode).toBe(201);
+    // The loser either met the checks after the winner's insert (name, mobile or code taken) or passed
+    // them at the same time and lost at the database: which, depends on timing.
+    const codes = errors(note(loser.json())).map((e) => e.code);
+    if (loser.statusCode === 409) expect(codes).toEqual(['iot-http.409']);
+    else {
+      expect(loser.statusCode).toBe(400);
+      for (const c of codes) expect(['007', '009', '018']).toContain(c);
+    }
+    const users = await t.database.raw.query<{ n: number }>('select count(*)::int as n from users where username = $1', [username]);
+    expect(users.rows[0].n).toBe(1);
+  });
+
+  it('answers iot-http.409 when a registration passes its checks and loses at the database', async () => {
+    const raw = t.database.raw;
+    const accounts = accountsRepository(raw);
+    // The checks as a racing request saw them: nothing taken yet, its code valid.
+    const racing = { ...accounts, nameTaken: async () => false, mobileTaken: async () => false, emailTaken: async () => false };
+    const codes = { check: async () => 'ok', consume: async () => {} } as unknown as VerificationService;
+    const svc = registrationService({ raw, accounts: racing, codes });
+    const req = RegistrationRequestSchema.parse({
+      mobile: mobile(),
+      mobile_verification_code: '123456',
+      username: `lost_${Date.now() % 1e6}`,
       password: 'Passw0rd!',
       confirmPassword: 'Passw0rd!',
-    };
-    const [a, b] = await Promise.all([post(payload), post(payload)]);
-    // both pass the checks before either inserts (hashing the password sits between): the database decides
-    expect([a.statusCode, b.statusCode].sort()).toEqual([201, 409]);
-    const loser = a.statusCode === 201 ? b : a;
-    expect(errors(note(loser.json()))[0].code).toBe('iot-http.409');
+    });
+    await svc.register(req);
+    await expect(svc.register(req)).rejects.toMatchObject({ status: 409, body: { code: 'iot-http.409' } });
   });
 
   it('has covered every registration code of §8', () => {

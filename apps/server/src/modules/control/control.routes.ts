@@ -1,6 +1,7 @@
 import { ErrorResponseSchema, IdParamSchema, LoginRequestSchema, LoginResponseSchema } from '@loggerhead/contract';
 import { requireAuth } from '../../lib/auth.ts';
 import type { App } from '../../lib/fastify.ts';
+import { everyHour } from '../../lib/hourly.ts';
 import type { ControlService } from './control.service.ts';
 
 export function controlRoutes(app: App, svc: ControlService) {
@@ -23,20 +24,8 @@ export function controlRoutes(app: App, svc: ControlService) {
       ? svc.loginWithCode(req.body, req.ip, req.headers['user-agent'] ?? null)
       : svc.loginWithPassword(req.body, req.ip, req.headers['user-agent'] ?? null, true),
   );
-  // Ended sessions are deleted after a week, every hour (the first sweep a few minutes after start).
-  let first: NodeJS.Timeout | null = null;
-  let timer: NodeJS.Timeout | null = null;
-  const sweep = () => void svc.purgeEndedSessions().catch((err) => app.log.error({ err }, 'session sweep failed'));
-  app.addHook('onReady', async () => {
-    first = setTimeout(sweep, 5 * 60_000);
-    first.unref();
-    timer = setInterval(sweep, 3600_000);
-    timer.unref();
-  });
-  app.addHook('onClose', async () => {
-    if (first) clearTimeout(first);
-    if (timer) clearInterval(timer);
-  });
+  // Ended sessions are deleted a week after they end.
+  everyHour(app, 'session sweep', () => svc.purgeEndedSessions());
   app.delete(
     '/v1/control/sessions/:id',
     { config: { noOpLog: true }, schema: { tags: ['control'], params: IdParamSchema } },

@@ -6,6 +6,7 @@ import { bytesCodec } from '../../db/bytea.ts';
 import { LocalFileStore } from '../../files/file-store.ts';
 import { requireAuth } from '../../lib/auth.ts';
 import { badRequest } from '../../lib/errors.ts';
+import { everyHour } from '../../lib/hourly.ts';
 import { route } from '../../lib/route.ts';
 import { liveRoutes } from '../../live/live.routes.ts';
 import { inTenant } from '../things/things.access.ts';
@@ -64,25 +65,15 @@ export function dataRoutes(app: LoggerheadApp, ctx: AppContext) {
   quickDeleteRoutes(app, ctx);
 
   // Retention by each tenant's package days, every hour (whole partitions past the longest).
-  let timer: NodeJS.Timeout | null = null;
-  const sweep = () =>
+  everyHour(app, 'retention sweep', () =>
     sweepRetention({
       raw,
       writer: ctx.ingest.writer,
       signals: ctx.signals,
       files: { dataDir: ctx.config.dataDir, usage: ctx.usage },
-    }).catch((err) => app.log.error({ err }, 'retention sweep failed'));
-  // The first sweep waits a few minutes: retention is never urgent, and a start stays quick.
-  let first: NodeJS.Timeout | null = null;
-  app.addHook('onReady', async () => {
-    first = setTimeout(() => void sweep(), 5 * 60_000);
-    first.unref();
-    timer = setInterval(sweep, 3600_000);
-    timer.unref();
-  });
+    }),
+  );
   app.addHook('onClose', async () => {
-    if (first) clearTimeout(first);
-    if (timer) clearInterval(timer);
     await downloads.idle();
   });
 }

@@ -274,22 +274,24 @@ describe('live demo logger', () => {
       let fresh = 0;
       let online = false;
       let fixes = 0;
+      let points = 0;
+      // Decoded like any logger's frames; the decoded values are stored a step after the frames,
+      // so the curve is polled with them.
+      const curveUrl = () =>
+        `${base}/signals/curve?signal=ENGINE_DATA.EngineSpeed&channel=0&begin_time=${since}&end_time=${Date.now() + 1000}&width=50`;
       while (Date.now() < deadline) {
         fresh = (await get(`${base}/frames?begin_time=${since}&end_time=${Date.now() + 60_000}&page_size=10`)).total;
         online = (await get(`/v1/things/tenants/${tenantId}/things/${truck.id}`)).is_online;
         fixes = (await get(`/v1/things/tenants/${tenantId}/things/${truck.id}/gps?begin_time=${since}&end_time=${Date.now() + 60_000}`))
           .total;
-        if (fresh > 0 && online && fixes > 0) break;
+        points = fresh > 0 ? (await get(curveUrl())).t.length : 0;
+        if (fresh > 0 && online && fixes > 0 && points > 0) break;
         await new Promise((r) => setTimeout(r, 250));
       }
       expect(fresh).toBeGreaterThan(0);
       expect(online).toBe(true);
       expect(fixes).toBeGreaterThan(0);
-      // Decoded like any logger's frames.
-      const curve = await get(
-        `${base}/signals/curve?signal=ENGINE_DATA.EngineSpeed&channel=0&begin_time=${since}&end_time=${Date.now() + 1000}&width=50`,
-      );
-      expect(curve.t.length).toBeGreaterThan(0);
+      expect(points).toBeGreaterThan(0);
       // Only the first device is live.
       for (const other of things.filter((d) => d.id !== truck.id)) {
         expect((await get(`/v1/things/tenants/${tenantId}/things/${other.id}`)).is_online).toBe(false);

@@ -18,11 +18,14 @@
  * - message (the signed-in user's own inbox): ./message.ts
  * - notice (announcements: written by system managers, read and hidden by each user): ./notice.ts
  * - notification (the notification push log): ./notification.ts
+ * - signals (decoded signals of a device: series, curves, table, CSV, period, bus statistics): ./signals.ts
+ * - alert (trigger rules) and alertEvents (the alert events they raise): ./alert.ts
  *
  * Not yet converted (still declared in their server route files and re-declared by the web):
  * every other module under apps/server/src/modules.
  */
 
+import { AlertEventRoutes, AlertRoutes } from './alert.ts';
 import { CommandRoutes } from './command.ts';
 import { ConfigRoutes } from './config.ts';
 import { DashboardRoutes } from './dashboard.ts';
@@ -36,10 +39,12 @@ import { MessageRoutes } from './message.ts';
 import { NoticeRoutes } from './notice.ts';
 import { NotificationRoutes } from './notification.ts';
 import { RecallRoutes } from './recall.ts';
+import { SignalsRoutes } from './signals.ts';
 import { ThingsRoutes } from './things.ts';
 import { UdsRoutes } from './uds.ts';
 import { WorkOrderRoutes } from './workorder.ts';
 
+export { AlertEventRoutes, AlertRoutes } from './alert.ts';
 export { CommandRoutes } from './command.ts';
 export { ConfigRoutes } from './config.ts';
 export { DashboardRoutes } from './dashboard.ts';
@@ -54,6 +59,7 @@ export { MessageRoutes } from './message.ts';
 export { NoticeRoutes } from './notice.ts';
 export { NotificationRoutes } from './notification.ts';
 export { RecallRoutes } from './recall.ts';
+export { SignalsRoutes } from './signals.ts';
 export { ThingsRoutes } from './things.ts';
 export { UdsRoutes } from './uds.ts';
 export { WorkOrderRoutes } from './workorder.ts';
@@ -75,4 +81,7 @@ export const Routes = {
   message: MessageRoutes,
   notice: NoticeRoutes,
   notification: NotificationRoutes,
+  signals: SignalsRoutes,
+  alert: AlertRoutes,
+  alertEvents: AlertEventRoutes,
 } as const;

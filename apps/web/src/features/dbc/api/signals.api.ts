@@ -1,9 +1,6 @@
-import type { BusStats, Curve, SignalDataPageSchema, SignalPeriod, SignalSeries } from '@loggerhead/contract/schemas/signals.ts';
-import type { z } from 'zod';
-import { api } from '../../../api/client.ts';
+import { Routes, routePath } from '@loggerhead/contract/routes/index.ts';
+import { call } from '../../../api/client.ts';
 import { fetchFile } from '../../../components/data-view/file-download.ts';
-
-export type SignalDataPage = z.infer<typeof SignalDataPageSchema>;
 
 export interface CurveRequest {
   /** `Message.Signal`. */
@@ -22,8 +19,8 @@ export interface SignalRange {
   end_time: number;
 }
 
-const dataPath = (tenantId: string, thingsId: string) =>
-  `/data-mgmt/tenants/${encodeURIComponent(tenantId)}/things/${encodeURIComponent(thingsId)}`;
+const R = Routes.signals;
+const device = (tenantId: string, thingsId: string) => ({ tenant_id: tenantId, things_id: thingsId });
 const rangeQuery = (r: SignalRange) => ({
   signals: r.signals.join(','),
   channel: r.channel,
@@ -42,30 +39,22 @@ function asJson<T>(body: T | string): T {
 /** Decoded signals of a device (data service): stored series, curves, rows, CSV, period, bus statistics. */
 export const signalsApi = {
   series: (tenantId: string, thingsId: string, channel: number | undefined, signal?: AbortSignal) =>
-    api.get<SignalSeries[]>(`${dataPath(tenantId, thingsId)}/signals`, {
-      signal,
-      query: { channel },
-      permission: 'data-mgmt:things-data:query',
-    }),
+    call(R.series, { params: device(tenantId, thingsId), query: { channel }, signal }),
   curve: async (tenantId: string, thingsId: string, q: CurveRequest, signal?: AbortSignal) =>
-    asJson<Curve>(
-      await api.get<Curve | string>(`${dataPath(tenantId, thingsId)}/signals/curve`, {
-        signal,
+    asJson(
+      await call(R.curve, {
+        params: device(tenantId, thingsId),
         query: { ...q, begin_time: Math.floor(q.begin_time), end_time: Math.ceil(q.end_time), width: Math.max(1, Math.round(q.width)) },
-        permission: 'data-mgmt:things-data:history-aggregation',
+        signal,
       }),
     ),
   data: (tenantId: string, thingsId: string, r: SignalRange, page: { current_page: number; page_size: number }, signal?: AbortSignal) =>
-    api.get<SignalDataPage>(`${dataPath(tenantId, thingsId)}/signals/data`, {
-      signal,
-      query: { ...rangeQuery(r), ...page },
-      permission: 'data-mgmt:things-data:query',
-    }),
+    call(R.data, { params: device(tenantId, thingsId), query: { ...rangeQuery(r), ...page }, signal }),
   exportCsv: (tenantId: string, thingsId: string, r: SignalRange, signal?: AbortSignal) =>
-    fetchFile(`${dataPath(tenantId, thingsId)}/signals/export`, {
+    fetchFile(routePath(R.exportCsv, device(tenantId, thingsId)), {
       query: rangeQuery(r),
       signal,
-      permission: 'data-mgmt:things-data:download',
+      permission: R.exportCsv.permission,
       fallbackName: 'signals.csv',
     }),
   period: (
@@ -74,10 +63,10 @@ export const signalsApi = {
     q: { signal: string; channel: number; begin_time: number; end_time: number },
     signal?: AbortSignal,
   ) =>
-    api.get<SignalPeriod>(`${dataPath(tenantId, thingsId)}/signals/period`, {
-      signal,
+    call(R.period, {
+      params: device(tenantId, thingsId),
       query: { ...q, begin_time: Math.floor(q.begin_time), end_time: Math.ceil(q.end_time) },
-      permission: 'data-mgmt:things-data:signal-period',
+      signal,
     }),
   busStats: (
     tenantId: string,
@@ -85,9 +74,9 @@ export const signalsApi = {
     q: { channel?: number; begin_time: number; end_time: number; bitrate: number },
     signal?: AbortSignal,
   ) =>
-    api.get<BusStats>(`${dataPath(tenantId, thingsId)}/bus-statistics`, {
-      signal,
+    call(R.busStats, {
+      params: device(tenantId, thingsId),
       query: { ...q, begin_time: Math.floor(q.begin_time), end_time: Math.ceil(q.end_time) },
-      permission: 'data-mgmt:things-data:signal-period',
+      signal,
     }),
 };

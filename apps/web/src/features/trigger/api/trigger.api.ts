@@ -1,17 +1,8 @@
-import type {
-  AlertEvent,
-  AlertEventHandle,
-  AlertEventPageSchema,
-  TriggerRule,
-  TriggerRuleImportResult,
-  TriggerRuleInput,
-  TriggerRulePageSchema,
-} from '@loggerhead/contract/schemas/alert.ts';
-import type { z } from 'zod';
-import { api } from '../../../api/client.ts';
+import { type RouteBody, Routes } from '@loggerhead/contract/routes/index.ts';
+import { call } from '../../../api/client.ts';
 
-export type TriggerRulePage = z.infer<typeof TriggerRulePageSchema>;
-export type AlertEventPage = z.infer<typeof AlertEventPageSchema>;
+const R = Routes.alert;
+const E = Routes.alertEvents;
 
 export interface RuleListQuery {
   things_id?: string;
@@ -29,46 +20,25 @@ export interface EventFilter {
   handler_status?: number;
 }
 
-const rulesPath = (tenantId: string) => `/alert-mgmt/tenants/${encodeURIComponent(tenantId)}/trigger-rules`;
-const eventsPath = (tenantId: string) => `/alert-data-mgmt/tenants/${encodeURIComponent(tenantId)}/events`;
-
-export interface RuleExportFile {
-  version: 1;
-  exported_at: string;
-  rules: Record<string, unknown>[];
-}
+const tenant = (tenantId: string) => ({ tenant_id: tenantId });
+const one = (tenantId: string, id: string) => ({ tenant_id: tenantId, id });
 
 /** Trigger rules (alert-mgmt) and alert events (alert-data-mgmt) of spec §7. */
 export const triggerApi = {
-  rules: (tenantId: string, q: RuleListQuery, signal?: AbortSignal) =>
-    api.get<TriggerRulePage>(rulesPath(tenantId), { signal, query: { ...q }, permission: 'alert:trigger-rule:query' }),
-  rule: (tenantId: string, id: string, signal?: AbortSignal) =>
-    api.get<TriggerRule>(`${rulesPath(tenantId)}/${encodeURIComponent(id)}`, { signal, permission: 'alert:trigger-rule:query' }),
-  create: (tenantId: string, body: TriggerRuleInput) =>
-    api.post<TriggerRule>(rulesPath(tenantId), body, { permission: 'alert:trigger-rule:create' }),
-  update: (tenantId: string, id: string, body: TriggerRuleInput) =>
-    api.put<TriggerRule>(`${rulesPath(tenantId)}/${encodeURIComponent(id)}`, body, { permission: 'alert:trigger-rule:update' }),
+  rules: (tenantId: string, q: RuleListQuery, signal?: AbortSignal) => call(R.list, { params: tenant(tenantId), query: { ...q }, signal }),
+  rule: (tenantId: string, id: string, signal?: AbortSignal) => call(R.get, { params: one(tenantId, id), signal }),
+  create: (tenantId: string, body: RouteBody<typeof R.create>) => call(R.create, { params: tenant(tenantId), body }),
+  update: (tenantId: string, id: string, body: RouteBody<typeof R.update>) => call(R.update, { params: one(tenantId, id), body }),
   setStatus: (tenantId: string, id: string, enabled: boolean) =>
-    api.put<TriggerRule>(`${rulesPath(tenantId)}/${encodeURIComponent(id)}/status/${enabled ? 1 : 0}`, undefined, {
-      permission: 'alert:trigger-rule:updateStatus',
-    }),
-  remove: (tenantId: string, id: string) =>
-    api.delete<{ ok: true }>(`${rulesPath(tenantId)}/${encodeURIComponent(id)}`, { permission: 'alert:trigger-rule:delete' }),
-  exportRules: (tenantId: string, thingsId: string) =>
-    api.get<RuleExportFile>(`${rulesPath(tenantId)}/export`, { query: { things_id: thingsId }, permission: 'alert:trigger-rule:export' }),
+    call(R.setStatus, { params: { ...one(tenantId, id), status: enabled ? '1' : '0' } }),
+  remove: (tenantId: string, id: string) => call(R.remove, { params: one(tenantId, id) }),
+  exportRules: (tenantId: string, thingsId: string) => call(R.exportRules, { params: tenant(tenantId), query: { things_id: thingsId } }),
   importRules: (tenantId: string, thingsId: string, rules: Record<string, unknown>[]) =>
-    api.post<TriggerRuleImportResult>(
-      `${rulesPath(tenantId)}/import`,
-      { things_id: thingsId, rules },
-      { permission: 'alert:trigger-rule:import' },
-    ),
+    call(R.importRules, { params: tenant(tenantId), body: { things_id: thingsId, rules } }),
 
   events: (tenantId: string, f: EventFilter, page: { current_page: number; page_size: number }, signal?: AbortSignal) =>
-    api.get<AlertEventPage>(eventsPath(tenantId), { signal, query: { ...f, ...page }, permission: 'alert-data:event:query' }),
-  handle: (tenantId: string, id: string, body: AlertEventHandle) =>
-    api.put<AlertEvent>(`${eventsPath(tenantId)}/${encodeURIComponent(id)}/handle`, body, { permission: 'alert-data:event:handle' }),
-  removeEvent: (tenantId: string, id: string) =>
-    api.delete<{ ok: true }>(`${eventsPath(tenantId)}/${encodeURIComponent(id)}`, { permission: 'alert-data:event:delete' }),
-  removeAllEvents: (tenantId: string, f: EventFilter) =>
-    api.delete<{ deleted: number }>(eventsPath(tenantId), { query: { ...f }, permission: 'alert-data:event:delete' }),
+    call(E.list, { params: tenant(tenantId), query: { ...f, ...page }, signal }),
+  handle: (tenantId: string, id: string, body: RouteBody<typeof E.handle>) => call(E.handle, { params: one(tenantId, id), body }),
+  removeEvent: (tenantId: string, id: string) => call(E.remove, { params: one(tenantId, id) }),
+  removeAllEvents: (tenantId: string, f: EventFilter) => call(E.removeAll, { params: tenant(tenantId), query: { ...f } }),
 };

@@ -1,12 +1,8 @@
 import { Routes } from '@loggerhead/contract/routes/index.ts';
-import type { AlertEventPageSchema } from '@loggerhead/contract/schemas/alert.ts';
 import type { GpsPoint } from '@loggerhead/contract/schemas/gps.ts';
 import type { Thing } from '@loggerhead/contract/schemas/things.ts';
 import { queryOptions } from '@tanstack/react-query';
-import type { z } from 'zod';
-import { api, type CallArgs, call } from '../../../api/client.ts';
-
-export type AlertPage = z.infer<typeof AlertEventPageSchema>;
+import { type CallArgs, call } from '../../../api/client.ts';
 
 /** Devices shown on the map and in the table; the counts cover the whole fleet. */
 export const WATCH_DEVICES = 200;
@@ -34,11 +30,7 @@ export const watchApi = {
     return { total: all.total, online: online.total, devices: all.list };
   },
   alerts: (tenantId: string, since: number, signal?: AbortSignal) =>
-    api.get<AlertPage>(`/alert-data-mgmt/tenants/${encodeURIComponent(tenantId)}/events`, {
-      signal,
-      query: { begin_time: since, current_page: 1, page_size: 8 },
-      permission: 'alert-data:event:query',
-    }),
+    call(Routes.alertEvents.list, { params: { tenant_id: tenantId }, query: { begin_time: since, current_page: 1, page_size: 8 }, signal }),
   lastPosition: async (tenantId: string, thingsId: string, signal?: AbortSignal): Promise<GpsPoint | null> => {
     const r = await call(Routes.gps.live, { params: { tenant_id: tenantId, things_id: thingsId }, query: { limit: 1 }, signal });
     return r.points.at(-1) ?? null;

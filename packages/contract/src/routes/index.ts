@@ -20,6 +20,8 @@
  * - notification (the notification push log): ./notification.ts
  * - signals (decoded signals of a device: series, curves, table, CSV, period, bus statistics): ./signals.ts
  * - alert (trigger rules) and alertEvents (the alert events they raise): ./alert.ts
+ * - oplog (the operation log of a tenant): ./oplog.ts
+ * - deviceTypeSchema (the data groups and fields of a device type): ./device-type-schema.ts
  *
  * Not yet converted (still declared in their server route files and re-declared by the web):
  * every other module under apps/server/src/modules.
@@ -30,6 +32,7 @@ import { CommandRoutes } from './command.ts';
 import { ConfigRoutes } from './config.ts';
 import { DashboardRoutes } from './dashboard.ts';
 import { DataRoutes } from './data.ts';
+import { DeviceTypeSchemaRoutes } from './device-type-schema.ts';
 import { EcuRoutes } from './ecu.ts';
 import { FenceRoutes } from './fence.ts';
 import { FirmwareRoutes } from './firmware.ts';
@@ -38,6 +41,7 @@ import { MappingRoutes } from './mapping.ts';
 import { MessageRoutes } from './message.ts';
 import { NoticeRoutes } from './notice.ts';
 import { NotificationRoutes } from './notification.ts';
+import { OpLogRoutes } from './oplog.ts';
 import { RecallRoutes } from './recall.ts';
 import { SignalsRoutes } from './signals.ts';
 import { ThingsRoutes } from './things.ts';
@@ -50,6 +54,7 @@ export { ConfigRoutes } from './config.ts';
 export { DashboardRoutes } from './dashboard.ts';
 export { DataRoutes } from './data.ts';
 export * from './define.ts';
+export { DeviceTypeSchemaRoutes } from './device-type-schema.ts';
 export { EcuRoutes } from './ecu.ts';
 export { FenceRoutes } from './fence.ts';
 export { FirmwareRoutes } from './firmware.ts';
@@ -58,6 +63,7 @@ export { MappingRoutes } from './mapping.ts';
 export { MessageRoutes } from './message.ts';
 export { NoticeRoutes } from './notice.ts';
 export { NotificationRoutes } from './notification.ts';
+export { OpLogRoutes } from './oplog.ts';
 export { RecallRoutes } from './recall.ts';
 export { SignalsRoutes } from './signals.ts';
 export { ThingsRoutes } from './things.ts';
@@ -84,4 +90,6 @@ export const Routes = {
   signals: SignalsRoutes,
   alert: AlertRoutes,
   alertEvents: AlertEventRoutes,
+  oplog: OpLogRoutes,
+  deviceTypeSchema: DeviceTypeSchemaRoutes,
 } as const;

@@ -1,43 +1,29 @@
 import { type RouteBody, Routes } from '@loggerhead/contract/routes/index.ts';
-import type {
-  DataField,
-  DataFieldInput,
-  DataGroup,
-  DataGroupInput,
-  DeviceTypeDataSchema,
-} from '@loggerhead/contract/schemas/device-type-schema.ts';
 import { queryOptions } from '@tanstack/react-query';
-import { api, call } from '../../../api/client.ts';
+import { call } from '../../../api/client.ts';
 
 export type DeviceTypeInput = RouteBody<typeof Routes.things.createType>;
 
-const types = (tenantId: string) => `/things/tenants/${encodeURIComponent(tenantId)}/device-types`;
-const schema = (tenantId: string, typeId: string) => `${types(tenantId)}/${encodeURIComponent(typeId)}/schema`;
-const Q = 'things:info-model:query';
-const U = 'things:info-model:update';
+const S = Routes.deviceTypeSchema;
+const type = (tenantId: string, typeId: string) => ({ tenant_id: tenantId, id: typeId });
+const group = (tenantId: string, typeId: string, groupId: string) => ({ ...type(tenantId, typeId), group_id: groupId });
 
 /** Device types (things service) and their data groups and fields. */
 export const deviceTypeApi = {
   list: (tenantId: string, signal?: AbortSignal) => call(Routes.things.types, { params: { tenant_id: tenantId }, signal }),
   create: (tenantId: string, body: DeviceTypeInput) => call(Routes.things.createType, { params: { tenant_id: tenantId }, body }),
-  schema: (tenantId: string, typeId: string, signal?: AbortSignal) =>
-    api.get<DeviceTypeDataSchema>(schema(tenantId, typeId), { signal, permission: Q }),
-  createGroup: (tenantId: string, typeId: string, body: DataGroupInput) =>
-    api.post<DataGroup>(`${schema(tenantId, typeId)}/groups`, body, { permission: U }),
-  updateGroup: (tenantId: string, typeId: string, groupId: string, body: Partial<DataGroupInput>) =>
-    api.put<DataGroup>(`${schema(tenantId, typeId)}/groups/${encodeURIComponent(groupId)}`, body, { permission: U }),
-  deleteGroup: (tenantId: string, typeId: string, groupId: string) =>
-    api.delete<void>(`${schema(tenantId, typeId)}/groups/${encodeURIComponent(groupId)}`, { permission: U }),
-  createField: (tenantId: string, typeId: string, groupId: string, body: DataFieldInput) =>
-    api.post<DataField>(`${schema(tenantId, typeId)}/groups/${encodeURIComponent(groupId)}/fields`, body, { permission: U }),
-  updateField: (tenantId: string, typeId: string, groupId: string, fieldId: string, body: Partial<DataFieldInput>) =>
-    api.put<DataField>(`${schema(tenantId, typeId)}/groups/${encodeURIComponent(groupId)}/fields/${encodeURIComponent(fieldId)}`, body, {
-      permission: U,
-    }),
+  schema: (tenantId: string, typeId: string, signal?: AbortSignal) => call(S.get, { params: type(tenantId, typeId), signal }),
+  createGroup: (tenantId: string, typeId: string, body: RouteBody<typeof S.createGroup>) =>
+    call(S.createGroup, { params: type(tenantId, typeId), body }),
+  updateGroup: (tenantId: string, typeId: string, groupId: string, body: RouteBody<typeof S.updateGroup>) =>
+    call(S.updateGroup, { params: group(tenantId, typeId, groupId), body }),
+  deleteGroup: (tenantId: string, typeId: string, groupId: string) => call(S.deleteGroup, { params: group(tenantId, typeId, groupId) }),
+  createField: (tenantId: string, typeId: string, groupId: string, body: RouteBody<typeof S.createField>) =>
+    call(S.createField, { params: group(tenantId, typeId, groupId), body }),
+  updateField: (tenantId: string, typeId: string, groupId: string, fieldId: string, body: RouteBody<typeof S.updateField>) =>
+    call(S.updateField, { params: { ...group(tenantId, typeId, groupId), field_id: fieldId }, body }),
   deleteField: (tenantId: string, typeId: string, groupId: string, fieldId: string) =>
-    api.delete<void>(`${schema(tenantId, typeId)}/groups/${encodeURIComponent(groupId)}/fields/${encodeURIComponent(fieldId)}`, {
-      permission: U,
-    }),
+    call(S.deleteField, { params: { ...group(tenantId, typeId, groupId), field_id: fieldId } }),
 };
 
 export const deviceTypeKeys = {

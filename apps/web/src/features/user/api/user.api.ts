@@ -1,4 +1,4 @@
-import { Routes } from '@loggerhead/contract/routes/index.ts';
+import { type RouteResponse, Routes } from '@loggerhead/contract/routes/index.ts';
 import type {
   CreateSubUserRequest,
   SelfUserDetail,
@@ -23,16 +23,7 @@ export interface SubUserFilter {
   mobile?: string;
 }
 
-export interface OpLog {
-  id: number;
-  user_id: string | null;
-  username: string | null;
-  method: string;
-  path: string;
-  status: number;
-  ip: string | null;
-  created_at: number;
-}
+export type OpLog = RouteResponse<typeof Routes.oplog.list>['list'][number];
 
 export interface OpLogFilter {
   current_page: number;
@@ -84,11 +75,7 @@ export const userApi = {
     api.post<void>('/tenant/verification-codes', { type, destination, purpose: 'modify', area_code: type === 1 ? areaCode : undefined }),
 
   opLogs: (tenantId: string, q: OpLogFilter, signal?: AbortSignal) =>
-    api.get<Page<OpLog>>(`/data-mgmt/tenants/${encodeURIComponent(tenantId)}/op-logs`, {
-      query: { ...q },
-      signal,
-      permission: 'data-mgmt:op-log:query',
-    }),
+    call(Routes.oplog.list, { params: { tenant_id: tenantId }, query: { ...q }, signal }),
 };
 
 export const userKeys = {

@@ -3,9 +3,9 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Form, Input, Modal, Radio, Select } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ecuApi } from '../../remote/api/ecu.api.ts';
-import { ecuFilesQuery, remoteKeys } from '../../remote/api/remote.queries.ts';
-import { parseAddress } from '../../remote/lib/uds-pdu.ts';
+import { ecuApi } from '../../../api/ecu.api.ts';
+import { ecuFilesQuery, ecuKeys } from '../../../api/ecu.queries.ts';
+import { parseAddress } from '../../../lib/uds-pdu.ts';
 
 interface Values {
   name: string;
@@ -61,7 +61,7 @@ export function EcuDialog({ tenantId, ecu, open, onClose }: { tenantId: string; 
     },
     onSuccess: () => {
       message.success(t('ecu.saved'));
-      client.invalidateQueries({ queryKey: remoteKeys.all });
+      client.invalidateQueries({ queryKey: ecuKeys.all });
       onClose();
     },
   });

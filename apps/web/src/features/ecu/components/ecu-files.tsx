@@ -5,9 +5,9 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Popconfirm, Table, Upload } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { type EcuFile, ecuApi } from '../../../api/ecu.api.ts';
+import { ecuFilesQuery, ecuKeys } from '../../../api/ecu.queries.ts';
 import { formatBytes, formatDateTime } from '../../../lib/format.ts';
-import { type EcuFile, ecuApi } from '../../remote/api/ecu.api.ts';
-import { ecuFilesQuery, remoteKeys } from '../../remote/api/remote.queries.ts';
 
 /** ECU files of one type (fault-code lists, firmware packages, unlock files): upload, list, delete. */
 export function EcuFiles({
@@ -25,7 +25,7 @@ export function EcuFiles({
   const { message } = App.useApp();
   const client = useQueryClient();
   const files = useQuery(ecuFilesQuery(tenantId, type));
-  const refresh = () => client.invalidateQueries({ queryKey: remoteKeys.all });
+  const refresh = () => client.invalidateQueries({ queryKey: ecuKeys.all });
   const upload = useMutation({
     mutationFn: (f: File) => ecuApi.upload(tenantId, type, f),
     onSuccess: () => {

@@ -2,9 +2,9 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Flex, Input, Modal, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { EcuFile } from '../../../api/ecu.api.ts';
+import { faultCodesQuery } from '../../../api/ecu.queries.ts';
 import { useSession } from '../../../session/use-session.ts';
-import type { EcuFile } from '../../remote/api/ecu.api.ts';
-import { faultCodesQuery } from '../../remote/api/remote.queries.ts';
 import { EcuFiles } from '../components/ecu-files.tsx';
 
 /** BreakdownCodeManager (spec §3): fault-code files (import, list, delete) and the codes with their names. */

@@ -3,10 +3,10 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Card, Flex, Input, Popconfirm, Space, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ecuApi } from '../../../api/ecu.api.ts';
+import { ecuKeys, ecusQuery } from '../../../api/ecu.queries.ts';
+import { formatAddress } from '../../../lib/uds-pdu.ts';
 import { useSession } from '../../../session/use-session.ts';
-import { ecuApi } from '../../remote/api/ecu.api.ts';
-import { ecusQuery, remoteKeys } from '../../remote/api/remote.queries.ts';
-import { formatAddress } from '../../remote/lib/uds-pdu.ts';
 import { EcuDialog } from '../components/ecu-dialog.tsx';
 import { EcuFiles } from '../components/ecu-files.tsx';
 
@@ -22,7 +22,7 @@ export default function EcuManagerPage() {
   const ecus = useQuery(ecusQuery(tenant, keyword || undefined));
   const remove = useMutation({
     mutationFn: (id: string) => ecuApi.remove(tenant, id),
-    onSuccess: () => client.invalidateQueries({ queryKey: remoteKeys.all }),
+    onSuccess: () => client.invalidateQueries({ queryKey: ecuKeys.all }),
   });
   return (
     <Flex vertical gap={16}>

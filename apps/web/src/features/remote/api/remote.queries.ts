@@ -1,10 +1,9 @@
 import { type CommandState, FINAL_COMMAND_STATES } from '@loggerhead/contract/schemas/command.ts';
-import type { EcuFileType } from '@loggerhead/contract/schemas/ecu.ts';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { ecuApi } from '../../../api/ecu.api.ts';
 import { isRecallRunning } from '../lib/recall-rules.ts';
 import { type CommandListQuery, commandApi } from './command.api.ts';
 import { configApi } from './config.api.ts';
-import { ecuApi } from './ecu.api.ts';
 import { firmwareApi } from './firmware.api.ts';
 import { recallApi } from './recall.api.ts';
 
@@ -101,27 +100,6 @@ export const upgradesQuery = (tenantId: string, id: string) =>
     queryKey: [...remoteKeys.device(tenantId, id), 'upgrades'] as const,
     queryFn: ({ signal }) => firmwareApi.upgrades(tenantId, id, signal),
     refetchInterval: (q) => (q.state.data?.some((u) => u.state === 'busy' || u.state === 'idle') ? 2_000 : 15_000),
-  });
-
-export const ecusQuery = (tenantId: string, keyword?: string) =>
-  queryOptions({
-    queryKey: [...remoteKeys.all, tenantId, 'ecus', keyword ?? ''] as const,
-    queryFn: ({ signal }) => ecuApi.list(tenantId, keyword, signal),
-    enabled: Boolean(tenantId),
-  });
-
-export const ecuFilesQuery = (tenantId: string, type?: EcuFileType) =>
-  queryOptions({
-    queryKey: [...remoteKeys.all, tenantId, 'ecu-files', type ?? ''] as const,
-    queryFn: ({ signal }) => ecuApi.files(tenantId, type, signal),
-    enabled: Boolean(tenantId),
-  });
-
-export const faultCodesQuery = (tenantId: string, fileId: string | null) =>
-  queryOptions({
-    queryKey: [...remoteKeys.all, tenantId, 'fault-codes', fileId ?? ''] as const,
-    queryFn: ({ signal }) => ecuApi.faultCodes(tenantId, fileId as string, signal),
-    enabled: Boolean(tenantId && fileId),
   });
 
 /** An ECU flashing job, polled every 1 s while it runs. */

@@ -3,10 +3,11 @@ import { Alert, Button, Card, Flex, Form, Input, Progress, Select, Space, Steps,
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import { ecuApi, type UdsTransportInput } from '../../../api/ecu.api.ts';
+import { ecuFilesQuery } from '../../../api/ecu.queries.ts';
 import { reasonText } from '../../../api/error-funnel.ts';
 import { formatDateTime } from '../../../lib/format.ts';
-import { ecuApi, type UdsTransportInput } from '../api/ecu.api.ts';
-import { ecuFilesQuery, flashJobQuery, remoteKeys } from '../api/remote.queries.ts';
+import { flashJobQuery, remoteKeys } from '../api/remote.queries.ts';
 import { TransportForm, type TransportValues, toTransport } from './transport-form.tsx';
 
 /** The flashing sequence the server runs through the device (same order as the UDS flasher); the job names its step. */

@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { Checkbox, Col, Form, type FormInstance, Input, InputNumber, Radio, Row, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
-import type { UdsTransportInput } from '../api/ecu.api.ts';
-import { ecusQuery } from '../api/remote.queries.ts';
-import { parseAddress } from '../lib/uds-pdu.ts';
+import type { UdsTransportInput } from '../../../api/ecu.api.ts';
+import { ecusQuery } from '../../../api/ecu.queries.ts';
+import { parseAddress } from '../../../lib/uds-pdu.ts';
 
 export interface TransportValues {
   channel: number;

@@ -2,9 +2,9 @@ import { useMutation } from '@tanstack/react-query';
 import { App, Button, Card, Flex, Form, Input, InputNumber, Popconfirm, Select, Space, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { type DtcList, ecuApi, type UdsResult, type UdsTransportInput } from '../../../api/ecu.api.ts';
 import { errorText } from '../../../api/error-funnel.ts';
-import { type DtcList, ecuApi, type UdsResult, type UdsTransportInput } from '../api/ecu.api.ts';
-import { isPdu, normaliseBytes, udsPdu } from '../lib/uds-pdu.ts';
+import { isPdu, normaliseBytes, udsPdu } from '../../../lib/uds-pdu.ts';
 import { TransportForm, type TransportValues, toTransport } from './transport-form.tsx';
 
 interface LogEntry {

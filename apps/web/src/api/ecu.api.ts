@@ -1,6 +1,6 @@
 import { type RouteBody, type RouteResponse, Routes } from '@loggerhead/contract/routes/index.ts';
 import type { EcuFileType } from '@loggerhead/contract/schemas/ecu.ts';
-import { call } from '../../../api/client.ts';
+import { call } from './client.ts';
 
 const E = Routes.ecu;
 const U = Routes.uds;

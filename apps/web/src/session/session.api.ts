@@ -1,4 +1,5 @@
 import { Routes } from '@loggerhead/contract/routes/index.ts';
+import type { SelfUserDetail } from '@loggerhead/contract/schemas/accounts.ts';
 import type { GlobalConfig, LoginRequest, LoginResponse, Privileges, SelfUser } from '@loggerhead/contract/schemas/session.ts';
 import { api, call } from '../api/client.ts';
 import type { Customization } from '../api/session-storage.ts';
@@ -9,6 +10,8 @@ export const sessionApi = {
   login: (body: LoginRequest) => api.post<LoginResponse>('/control/sessions', body, { auth: false }),
   logout: (sessionId: string) => api.delete<void>(`/control/sessions/${encodeURIComponent(sessionId)}`),
   self: (signal?: AbortSignal) => api.get<SelfUser>('/tenant/users/self', { signal }),
+  /** The same call read with the personal details (SelfUserDetail). */
+  selfDetail: (signal?: AbortSignal) => api.get<SelfUserDetail>('/tenant/users/self', { signal }),
   privileges: (signal?: AbortSignal) => api.get<Privileges>('/control/privileges/self', { signal }),
   tenant: (signal?: AbortSignal) => api.get<Record<string, unknown>>('/tenant/users/self/tenant', { signal }),
   customization: async (tenantId: string, signal?: AbortSignal) =>

@@ -43,6 +43,15 @@ export const selfQuery = () =>
     meta: { silent: true },
   });
 
+/**
+ * The caller's own account with its personal details (the user centre, the dashboard's read-only
+ * flag). It keeps the key it had in the user feature, outside `sessionKeys.user()`, so unlike the
+ * session's `selfQuery` a login or logout does not drop it.
+ */
+export const selfDetailKey = ['user', 'self'] as const;
+
+export const selfDetailQuery = () => queryOptions({ queryKey: selfDetailKey, queryFn: ({ signal }) => sessionApi.selfDetail(signal) });
+
 export const privilegesQuery = () =>
   queryOptions({
     queryKey: sessionKeys.privileges(),

@@ -1,9 +1,9 @@
 import { PANEL_WINDOW_MS, type Panel } from '@loggerhead/contract/schemas/dashboard.ts';
 import { keepPreviousData, useQueries } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import { signalsApi } from '../../dbc/api/signals.api.ts';
-import { CURVE_COLORS, CurveChart } from '../../dbc/components/curve-chart.tsx';
-import { joinCurves } from '../../dbc/lib/curve-join.ts';
+import { signalsApi } from '../../../api/signals.api.ts';
+import { CURVE_COLORS, CurveChart } from '../../../components/charts/curve-chart.tsx';
+import { joinCurves } from '../../../components/charts/curve-join.ts';
 import { dashboardKeys } from '../api/dashboard.queries.ts';
 import { refreshMs } from '../lib/panels.ts';
 

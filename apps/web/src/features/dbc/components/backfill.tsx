@@ -3,10 +3,10 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Checkbox, Flex, Form, Progress, Typography } from 'antd';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { dbcApi } from '../../../api/dbc.api.ts';
+import { dbcKeys } from '../../../api/dbc.queries.ts';
 import { DateRange } from '../../../components/data-view/date-range.tsx';
 import { formatNumber } from '../../../lib/format.ts';
-import { dbcApi } from '../api/dbc.api.ts';
-import { dbcKeys } from '../api/dbc.queries.ts';
 
 export interface BackfillValues {
   backfill?: boolean;

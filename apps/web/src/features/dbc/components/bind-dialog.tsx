@@ -3,8 +3,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Form, Modal, Radio, Select, Switch } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { dbcApi } from '../api/dbc.api.ts';
-import { dbcKeys, dbcListQuery, strategyListQuery } from '../api/dbc.queries.ts';
+import { dbcApi } from '../../../api/dbc.api.ts';
+import { dbcKeys, dbcListQuery, strategyListQuery } from '../../../api/dbc.queries.ts';
 import { BackfillFields, type BackfillValues, backfillOf } from './backfill.tsx';
 
 interface Values extends BackfillValues {

@@ -4,9 +4,9 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { App, Badge, Button, Form, Modal, Space, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { dbcApi } from '../../../api/dbc.api.ts';
+import { dbcKeys } from '../../../api/dbc.queries.ts';
 import { EMPTY, formatDateTime } from '../../../lib/format.ts';
-import { dbcApi } from '../api/dbc.api.ts';
-import { dbcKeys } from '../api/dbc.queries.ts';
 import { BackfillFields, BackfillStatus, type BackfillValues, backfillOf } from './backfill.tsx';
 import { BindDialog } from './bind-dialog.tsx';
 

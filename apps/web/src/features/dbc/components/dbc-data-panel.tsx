@@ -4,7 +4,7 @@ import { Card, Empty, Flex, Segmented, Tabs, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { bindingsQuery } from '../api/dbc.queries.ts';
+import { bindingsQuery } from '../../../api/dbc.queries.ts';
 import { ChannelBindings } from './channel-bindings.tsx';
 import { DataPlayback } from './data-playback.tsx';
 import { HighLevel } from './high-level.tsx';

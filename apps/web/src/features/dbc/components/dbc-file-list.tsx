@@ -6,14 +6,14 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { ApiError } from '../../../api/api-error.ts';
+import { dbcApi } from '../../../api/dbc.api.ts';
+import { dbcKeys, dbcListQuery, dbcMessagesQuery } from '../../../api/dbc.queries.ts';
 import { errorText } from '../../../api/error-funnel.ts';
 import { type ChooserColumn, ColumnChooserTable } from '../../../components/data-view/column-chooser-table.tsx';
 import { saveBlob } from '../../../components/data-view/file-download.ts';
 import { Paginator } from '../../../components/data-view/paginator.tsx';
 import { type PageState, pageAllowed } from '../../../components/data-view/paging.ts';
 import { formatBytes, formatDateTime } from '../../../lib/format.ts';
-import { dbcApi } from '../api/dbc.api.ts';
-import { dbcKeys, dbcListQuery, dbcMessagesQuery } from '../api/dbc.queries.ts';
 import { DbcMessagesView } from './dbc-messages-view.tsx';
 import { DbcUploadDialog } from './dbc-upload-dialog.tsx';
 

@@ -4,9 +4,9 @@ import { Alert, App, Form, Input, InputNumber, Modal } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../api/api-error.ts';
+import { dbcApi } from '../../../api/dbc.api.ts';
+import { dbcKeys } from '../../../api/dbc.queries.ts';
 import { errorText } from '../../../api/error-funnel.ts';
-import { dbcApi } from '../api/dbc.api.ts';
-import { dbcKeys } from '../api/dbc.queries.ts';
 import { DbcFileInput } from './dbc-file-input.tsx';
 import { DbcParseError, type DbcParseProblem, parseProblemOf } from './dbc-parse-error.tsx';
 

@@ -3,13 +3,13 @@ import { keepPreviousData, useQueries } from '@tanstack/react-query';
 import { Button, Flex, Space, Tooltip, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { dbcKeys } from '../../../api/dbc.queries.ts';
+import { signalsApi } from '../../../api/signals.api.ts';
+import { CURVE_COLORS, CurveChart } from '../../../components/charts/curve-chart.tsx';
+import { curveStats, joinCurves, panRange, zoomRange } from '../../../components/charts/curve-join.ts';
 import { DateRange } from '../../../components/data-view/date-range.tsx';
 import { shortcutRange } from '../../../components/data-view/time-range.ts';
 import { formatDateTime, formatNumber } from '../../../lib/format.ts';
-import { dbcKeys } from '../api/dbc.queries.ts';
-import { signalsApi } from '../api/signals.api.ts';
-import { curveStats, joinCurves, panRange, zoomRange } from '../lib/curve-join.ts';
-import { CURVE_COLORS, CurveChart } from './curve-chart.tsx';
 import { SignalSelect } from './signal-select.tsx';
 import type { SignalOption } from './use-channel-signals.ts';
 

@@ -5,7 +5,9 @@ import { Alert, App, Button, Flex, Typography } from 'antd';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isCanceled } from '../../../api/api-error.ts';
+import { signalDataQuery } from '../../../api/dbc.queries.ts';
 import { errorText } from '../../../api/error-funnel.ts';
+import { type SignalRange, signalsApi } from '../../../api/signals.api.ts';
 import { type ChooserColumn, ColumnChooserTable } from '../../../components/data-view/column-chooser-table.tsx';
 import { DateRange } from '../../../components/data-view/date-range.tsx';
 import { saveBlob } from '../../../components/data-view/file-download.ts';
@@ -13,8 +15,6 @@ import { Paginator } from '../../../components/data-view/paginator.tsx';
 import { firstPage, MAX_PAGED_ENTRIES, type PageState } from '../../../components/data-view/paging.ts';
 import { shortcutRange } from '../../../components/data-view/time-range.ts';
 import { formatDateTime, formatNumber } from '../../../lib/format.ts';
-import { signalDataQuery } from '../api/dbc.queries.ts';
-import { type SignalRange, signalsApi } from '../api/signals.api.ts';
 import { SignalSelect } from './signal-select.tsx';
 import type { SignalOption } from './use-channel-signals.ts';
 

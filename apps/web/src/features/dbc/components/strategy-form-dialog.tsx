@@ -5,10 +5,10 @@ import { Alert, App, Form, Input, Modal, Select } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../api/api-error.ts';
+import { dbcApi } from '../../../api/dbc.api.ts';
+import { dbcKeys, dbcListQuery, dbcMessagesQuery } from '../../../api/dbc.queries.ts';
 import { errorText } from '../../../api/error-funnel.ts';
 import { type PickerItem, TransferPicker } from '../../../components/widgets/transfer-picker.tsx';
-import { dbcApi } from '../api/dbc.api.ts';
-import { dbcKeys, dbcListQuery, dbcMessagesQuery } from '../api/dbc.queries.ts';
 import { defaultStrategyName, signalRef, splitSignalRef, strategyNameProblem, strategySignalsProblem } from '../lib/names.ts';
 import { canIdText } from './dbc-messages-view.tsx';
 

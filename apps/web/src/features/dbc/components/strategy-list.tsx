@@ -5,13 +5,13 @@ import { App, Button, Input, Space, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../api/api-error.ts';
+import { dbcApi } from '../../../api/dbc.api.ts';
+import { dbcKeys, strategyListQuery } from '../../../api/dbc.queries.ts';
 import { errorText } from '../../../api/error-funnel.ts';
 import { type ChooserColumn, ColumnChooserTable } from '../../../components/data-view/column-chooser-table.tsx';
 import { Paginator } from '../../../components/data-view/paginator.tsx';
 import type { PageState } from '../../../components/data-view/paging.ts';
 import { formatDateTime } from '../../../lib/format.ts';
-import { dbcApi } from '../api/dbc.api.ts';
-import { dbcKeys, strategyListQuery } from '../api/dbc.queries.ts';
 import { StrategyFormDialog } from './strategy-form-dialog.tsx';
 
 /** Signal strategies: a named subset (1-100 signals) of one DBC file that a channel can be bound to. */

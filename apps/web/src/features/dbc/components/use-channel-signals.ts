@@ -1,7 +1,7 @@
 import type { ChannelBinding } from '@loggerhead/contract/schemas/dbc.ts';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { dbcMessagesQuery, seriesQuery, strategyQuery } from '../api/dbc.queries.ts';
+import { dbcMessagesQuery, seriesQuery, strategyQuery } from '../../../api/dbc.queries.ts';
 import { signalRef } from '../lib/names.ts';
 
 export interface SignalOption {

@@ -6,10 +6,10 @@ import { Alert, App, Button, Card, Flex, Form, Input, InputNumber, Typography } 
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { dbcApi } from '../../../api/dbc.api.ts';
+import { dbcKeys } from '../../../api/dbc.queries.ts';
 import { errorText } from '../../../api/error-funnel.ts';
 import { useSession } from '../../../session/use-session.ts';
-import { dbcApi } from '../api/dbc.api.ts';
-import { dbcKeys } from '../api/dbc.queries.ts';
 import { DbcFileInput } from '../components/dbc-file-input.tsx';
 import { DbcMessagesView } from '../components/dbc-messages-view.tsx';
 import { DbcParseError, type DbcParseProblem, parseProblemOf } from '../components/dbc-parse-error.tsx';

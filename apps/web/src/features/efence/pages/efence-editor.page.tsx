@@ -5,8 +5,8 @@ import { Alert, App, Button, Card, Col, Form, Input, InputNumber, Radio, Row, Sp
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
+import { efenceApi, efenceKeys, fenceQuery } from '../../../api/efence.api.ts';
 import { useSession } from '../../../session/use-session.ts';
-import { efenceApi, efenceKeys, fenceQuery } from '../api/efence.api.ts';
 import { FenceDraw, type FenceShape } from '../components/fence-draw.tsx';
 import { RADIUS_MAX, RADIUS_MIN, validLatLon, validRadius } from '../components/geo.ts';
 

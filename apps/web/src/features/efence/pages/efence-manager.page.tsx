@@ -4,11 +4,11 @@ import { App, Button, Card, Input, Modal, Popconfirm, Select, Space, Table, Tag,
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { efenceApi, efenceKeys, fenceDevicesQuery, fenceListQuery } from '../../../api/efence.api.ts';
 import { Paginator } from '../../../components/data-view/paginator.tsx';
 import { firstPage, type PageState } from '../../../components/data-view/paging.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 import { useSession } from '../../../session/use-session.ts';
-import { efenceApi, efenceKeys, fenceDevicesQuery, fenceListQuery } from '../api/efence.api.ts';
 
 const editorHref = (id?: string) => `/Container/EFenceManager/EFenceEditor${id ? `?id=${encodeURIComponent(id)}` : ''}`;
 

@@ -4,8 +4,8 @@ import { Form, Input, Modal, Select } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../../api/error-funnel.ts';
-import { homeApi, type NewDevice } from '../api/home.api.ts';
-import { homeKeys } from '../api/home.queries.ts';
+import { type NewDevice, thingsApi } from '../../../api/things.api.ts';
+import { thingKeys } from '../../../api/things.queries.ts';
 
 interface Props {
   open: boolean;
@@ -27,10 +27,10 @@ export function AddDeviceDialog({ open, tenantId, types, onClose, onCreated }: P
   }, [open, types, form]);
 
   const create = useMutation({
-    mutationFn: (body: NewDevice) => homeApi.create(tenantId, body),
+    mutationFn: (body: NewDevice) => thingsApi.create(tenantId, body),
     meta: { silent: true },
     onSuccess: (thing) => {
-      void qc.invalidateQueries({ queryKey: homeKeys.devices() });
+      void qc.invalidateQueries({ queryKey: thingKeys.devices() });
       form.resetFields();
       onCreated(thing);
     },

@@ -3,9 +3,9 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Descriptions, Modal, Popconfirm, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { thingsApi } from '../../../api/things.api.ts';
+import { thingKeys } from '../../../api/things.queries.ts';
 import { CopyButton } from '../../../components/data-view/copy-text.tsx';
-import { homeApi } from '../api/home.api.ts';
-import { homeKeys } from '../api/home.queries.ts';
 
 interface Props {
   tenantId: string;
@@ -22,10 +22,10 @@ export function DeviceKeyDialog({ tenantId, thing, onClose }: Props) {
   const current = thing && key?.id === thing.id ? key.key : (thing?.things_key ?? '');
 
   const regenerate = useMutation({
-    mutationFn: (id: string) => homeApi.regenerateKey(tenantId, id),
+    mutationFn: (id: string) => thingsApi.regenerateKey(tenantId, id),
     onSuccess: (next) => {
       setKey({ id: next.id, key: next.things_key });
-      void qc.invalidateQueries({ queryKey: homeKeys.devices() });
+      void qc.invalidateQueries({ queryKey: thingKeys.devices() });
       void message.success(t('home.key.regenerated'));
     },
   });

@@ -2,8 +2,8 @@ import { UploadOutlined } from '@ant-design/icons';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, List, Modal, Typography, Upload } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { homeApi } from '../api/home.api.ts';
-import { homeKeys } from '../api/home.queries.ts';
+import { thingsApi } from '../../../api/things.api.ts';
+import { thingKeys } from '../../../api/things.queries.ts';
 
 /** Batch import of devices from CSV (things import API); lines that fail are listed with the reason. */
 export function ImportDevicesDialog({ open, tenantId, onClose }: { open: boolean; tenantId: string; onClose: () => void }) {
@@ -11,9 +11,9 @@ export function ImportDevicesDialog({ open, tenantId, onClose }: { open: boolean
   const { message } = App.useApp();
   const qc = useQueryClient();
   const run = useMutation({
-    mutationFn: (file: File) => homeApi.importCsv(tenantId, file),
+    mutationFn: (file: File) => thingsApi.importCsv(tenantId, file),
     onSuccess: (r) => {
-      void qc.invalidateQueries({ queryKey: homeKeys.devices() });
+      void qc.invalidateQueries({ queryKey: thingKeys.devices() });
       if (r.created) void message.success(t('home.import.done', { count: r.created }));
     },
   });

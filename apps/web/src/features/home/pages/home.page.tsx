@@ -5,14 +5,14 @@ import { App, Button, Card, Checkbox, Flex, Input, Select, Space, Tooltip, Typog
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { type DeviceFilters, thingsApi } from '../../../api/things.api.ts';
+import { deviceListQuery, deviceTypesQuery, thingKeys } from '../../../api/things.queries.ts';
 import { type ChooserColumn, ColumnChooserTable } from '../../../components/data-view/column-chooser-table.tsx';
 import { saveBlob } from '../../../components/data-view/file-download.ts';
 import { Paginator } from '../../../components/data-view/paginator.tsx';
 import { firstPage, type PageState } from '../../../components/data-view/paging.ts';
 import { EMPTY, formatDateTime } from '../../../lib/format.ts';
 import { useSession } from '../../../session/use-session.ts';
-import { type DeviceFilters, homeApi } from '../api/home.api.ts';
-import { deviceListQuery, deviceTypesQuery, homeKeys } from '../api/home.queries.ts';
 import { AddDeviceDialog } from '../components/add-device-dialog.tsx';
 import { ChannelTags, OnlineState, SdCardState } from '../components/device-cells.tsx';
 import { DeviceKeyDialog } from '../components/device-key-dialog.tsx';
@@ -44,18 +44,18 @@ export default function HomePage() {
   };
 
   const collect = useMutation({
-    mutationFn: (v: { id: string; collected: boolean }) => homeApi.setCollected(tenantId as string, v.id, v.collected),
-    onSuccess: () => qc.invalidateQueries({ queryKey: homeKeys.devices() }),
+    mutationFn: (v: { id: string; collected: boolean }) => thingsApi.setCollected(tenantId as string, v.id, v.collected),
+    onSuccess: () => qc.invalidateQueries({ queryKey: thingKeys.devices() }),
   });
   const remove = useMutation({
-    mutationFn: (id: string) => homeApi.remove(tenantId as string, id),
+    mutationFn: (id: string) => thingsApi.remove(tenantId as string, id),
     onSuccess: () => {
       void message.success(t('home.delete.done'));
-      return qc.invalidateQueries({ queryKey: homeKeys.devices() });
+      return qc.invalidateQueries({ queryKey: thingKeys.devices() });
     },
   });
   const exportCsv = useMutation({
-    mutationFn: () => homeApi.exportCsv(tenantId as string, filters),
+    mutationFn: () => thingsApi.exportCsv(tenantId as string, filters),
     onSuccess: ({ blob, name }) => saveBlob(blob, name),
   });
 

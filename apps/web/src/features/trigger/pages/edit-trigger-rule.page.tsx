@@ -4,9 +4,9 @@ import { Alert, App, Button, Card, Divider, Form, Input, InputNumber, Radio, Res
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
+import { bindingsQuery, dbcMessagesQuery } from '../../../api/dbc.queries.ts';
+import { fenceListQuery } from '../../../api/efence.api.ts';
 import { useSession } from '../../../session/use-session.ts';
-import { bindingsQuery, dbcMessagesQuery } from '../../dbc/api/dbc.queries.ts';
-import { fenceListQuery } from '../../efence/api/efence.api.ts';
 import { triggerApi } from '../api/trigger.api.ts';
 import { ruleQuery, triggerKeys } from '../api/trigger.queries.ts';
 import { ActionsFields } from '../components/actions-fields.tsx';

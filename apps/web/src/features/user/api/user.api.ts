@@ -58,7 +58,6 @@ export const userApi = {
       signal,
     }),
 
-  self: (signal?: AbortSignal) => api.get<SelfUserDetail>('/tenant/users/self', { signal }),
   updateSelf: (body: UpdateSelfRequest) => api.put<SelfUserDetail>('/tenant/users/self', body),
   changePassword: (body: { old_password?: string; code?: string; mobile?: string; password: string; confirmPassword: string }) =>
     api.put<void>('/tenant/users/self/password', body),
@@ -83,7 +82,6 @@ export const userKeys = {
   subUsers: (tenantId: string | null) => [...userKeys.all, 'sub-users', tenantId] as const,
   subUserList: (tenantId: string | null, q: SubUserFilter) => [...userKeys.subUsers(tenantId), q] as const,
   devices: (tenantId: string | null) => [...userKeys.all, 'devices', tenantId] as const,
-  self: () => [...userKeys.all, 'self'] as const,
   opLogs: (tenantId: string | null, q: OpLogFilter) => [...userKeys.all, 'op-logs', tenantId, q] as const,
 };
 
@@ -102,8 +100,6 @@ export const devicesQuery = (tenantId: string | null) =>
     enabled: Boolean(tenantId),
     staleTime: 60_000,
   });
-
-export const selfDetailQuery = () => queryOptions({ queryKey: userKeys.self(), queryFn: ({ signal }) => userApi.self(signal) });
 
 export const opLogQuery = (tenantId: string | null, q: OpLogFilter) =>
   queryOptions({

@@ -7,8 +7,8 @@ import { useTranslation } from 'react-i18next';
 import { rules } from '../../../components/widgets/account-rules.ts';
 import { useServerErrors } from '../../../components/widgets/use-server-errors.ts';
 import { formatDateTime } from '../../../lib/format.ts';
-import { sessionKeys } from '../../../session/session.queries.ts';
-import { userApi, userKeys } from '../api/user.api.ts';
+import { selfDetailKey, sessionKeys } from '../../../session/session.queries.ts';
+import { userApi } from '../api/user.api.ts';
 
 type Values = Required<
   Pick<UpdateSelfRequest, 'nick_name' | 'gender' | 'job' | 'department' | 'organization_name' | 'industry' | 'address'>
@@ -37,7 +37,7 @@ export function ProfilePanel({ self }: { self: SelfUserDetail }) {
   }, [form, self]);
 
   const refresh = () =>
-    Promise.all([qc.invalidateQueries({ queryKey: userKeys.self() }), qc.invalidateQueries({ queryKey: sessionKeys.self() })]);
+    Promise.all([qc.invalidateQueries({ queryKey: selfDetailKey }), qc.invalidateQueries({ queryKey: sessionKeys.self() })]);
 
   const save = useMutation({
     meta: { silent: true },

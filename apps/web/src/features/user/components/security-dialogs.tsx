@@ -8,8 +8,8 @@ import { CodeButton } from '../../../components/widgets/code-button.tsx';
 import { CodeInput } from '../../../components/widgets/code-input.tsx';
 import { PhoneInput } from '../../../components/widgets/phone-input.tsx';
 import { useServerErrors } from '../../../components/widgets/use-server-errors.ts';
-import { sessionKeys } from '../../../session/session.queries.ts';
-import { userApi, userKeys } from '../api/user.api.ts';
+import { selfDetailKey, sessionKeys } from '../../../session/session.queries.ts';
+import { userApi } from '../api/user.api.ts';
 
 export type SecurityAction = 'password' | 'mobile' | 'email';
 type Values = Record<string, string>;
@@ -60,7 +60,7 @@ export function SecurityDialog({ action, self, onClose }: { action: SecurityActi
     onMutate: () => errors.clear(),
     onSuccess: () => {
       message.success(t(`user.security.${action ?? 'password'}.done`));
-      void qc.invalidateQueries({ queryKey: userKeys.self() });
+      void qc.invalidateQueries({ queryKey: selfDetailKey });
       void qc.invalidateQueries({ queryKey: sessionKeys.self() });
       onClose();
     },

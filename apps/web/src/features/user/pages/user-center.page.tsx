@@ -4,7 +4,7 @@ import { Button, Card, List, Skeleton, Tabs, Typography } from 'antd';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { selfDetailQuery } from '../api/user.api.ts';
+import { selfDetailQuery } from '../../../session/session.queries.ts';
 import { ProfilePanel } from '../components/profile-panel.tsx';
 import { type SecurityAction, SecurityDialog } from '../components/security-dialogs.tsx';
 import { ThirdPartyLink } from '../components/third-party-link.tsx';

@@ -1,7 +1,7 @@
 import { type RouteBody, type RouteResponse, Routes, routePath } from '@loggerhead/contract/routes/index.ts';
 import type { BackfillRange, ParsingState } from '@loggerhead/contract/schemas/dbc.ts';
-import { api, call } from '../../../api/client.ts';
-import { fetchFile } from '../../../components/data-view/file-download.ts';
+import { fetchFile } from '../components/data-view/file-download.ts';
+import { api, call } from './client.ts';
 
 const R = Routes.mapping;
 

@@ -1,6 +1,6 @@
 import { Routes, routePath } from '@loggerhead/contract/routes/index.ts';
-import { call } from '../../../api/client.ts';
-import { fetchFile } from '../../../components/data-view/file-download.ts';
+import { fetchFile } from '../components/data-view/file-download.ts';
+import { call } from './client.ts';
 
 export interface CurveRequest {
   /** `Message.Signal`. */

@@ -1,7 +1,7 @@
 import { type RouteBody, type RouteResponse, Routes } from '@loggerhead/contract/routes/index.ts';
 import type { Thing } from '@loggerhead/contract/schemas/things.ts';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { call } from '../../../api/client.ts';
+import { call } from './client.ts';
 
 const R = Routes.fence;
 

@@ -1,6 +1,6 @@
 import { type RouteBody, type RouteQuery, type RouteResponse, Routes, routePath } from '@loggerhead/contract/routes/index.ts';
-import { call } from '../../../api/client.ts';
-import { fetchFile } from '../../../components/data-view/file-download.ts';
+import { fetchFile } from '../components/data-view/file-download.ts';
+import { call } from './client.ts';
 
 const R = Routes.things;
 
@@ -11,8 +11,8 @@ export type DeviceFilters = Pick<NonNullable<RouteQuery<typeof R.list>>, 'keywor
 export type DeviceListQuery = DeviceFilters & { current_page: number; page_size: number };
 export type NewDevice = RouteBody<typeof R.create>;
 
-/** Devices of the home page (spec §7 things service). */
-export const homeApi = {
+/** The tenant's devices (spec §7 things service): the home page lists and edits them, the dashboard picks one. */
+export const thingsApi = {
   list: (tenantId: string, query: DeviceListQuery, signal?: AbortSignal) =>
     call(R.list, { params: { tenant_id: tenantId }, query: { ...query }, signal }),
   types: (tenantId: string, signal?: AbortSignal) => call(R.types, { params: { tenant_id: tenantId }, signal }),

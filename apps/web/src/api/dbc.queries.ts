@@ -2,7 +2,7 @@ import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { dbcApi, type ListQuery } from './dbc.api.ts';
 import { type SignalRange, signalsApi } from './signals.api.ts';
 
-/** Query keys of the DBC area (factory: every key of this feature is built here). */
+/** Query keys of the DBC area (factory: every key of this area is built here): DBC files, strategies, bindings, decoded signals. */
 export const dbcKeys = {
   all: ['dbc'] as const,
   files: () => [...dbcKeys.all, 'files'] as const,

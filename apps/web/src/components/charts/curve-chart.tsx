@@ -2,9 +2,9 @@ import { Empty, theme } from 'antd';
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import '../dbc.css';
+import './curve-chart.css';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime } from '../../../lib/format.ts';
+import { formatDateTime } from '../../lib/format.ts';
 
 /** Ten hues that read on light and dark backgrounds alike (spec: at most 10 curves). */
 export const CURVE_COLORS = ['#1677ff', '#f5222d', '#52c41a', '#fa8c16', '#722ed1', '#13c2c2', '#eb2f96', '#a0d911', '#faad14', '#2f54eb'];
@@ -106,7 +106,7 @@ export function CurveChart({ x, series, height = 320, range, onSelectRange, onWi
         { ...axis, size: 60 },
       ],
       series: [
-        { label: t('dbc.chart.time'), value: (_u, v) => (v === null ? '--' : formatDateTime(v, 'YYYY-MM-DD HH:mm:ss.SSS')) },
+        { label: t('charts.curve.time'), value: (_u, v) => (v === null ? '--' : formatDateTime(v, 'YYYY-MM-DD HH:mm:ss.SSS')) },
         ...series.map((s, i) => ({
           label: s.label,
           stroke: s.color ?? CURVE_COLORS[i % CURVE_COLORS.length],
@@ -202,12 +202,12 @@ export function CurveChart({ x, series, height = 320, range, onSelectRange, onWi
       <div ref={box} style={{ width: '100%', minHeight: series.length ? height : 0 }} />
       {series.length > 0 && x.length === 0 && (
         <div className="lh-curve__empty" style={{ color: token.colorTextTertiary }}>
-          {t('dbc.chart.noData')}
+          {t('charts.curve.noData')}
         </div>
       )}
       {!series.length && (
         <div style={{ height, display: 'flex', alignItems: 'center', justifyContent: 'center' }}>
-          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('dbc.chart.empty')} />
+          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('charts.curve.empty')} />
         </div>
       )}
     </div>

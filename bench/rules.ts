@@ -14,7 +14,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { type CanFrame, compileDbc, makeFrame, parseDbc } from '@loggerhead/can';
-import { checkBatch, decodeBatch, encodeBatch } from '@loggerhead/can/protocol/batch.ts';
+import { type BatchInfo, checkBatch, decodeBatch, encodeBatch } from '@loggerhead/can/protocol/batch.ts';
 import { type Condition, ConditionSchema } from '@loggerhead/contract';
 import type { RuleRow } from '@loggerhead/server/modules/alert/rules.repository.ts';
 import type { EngineRepository } from '@loggerhead/server/rules/engine.repository.ts';
@@ -57,7 +57,7 @@ for (const channel of [0, 1]) {
   }
 }
 frames.sort((a, b) => a.ts - b.ts);
-const batches: { data: Uint8Array; ids: number[] }[] = [];
+const batches: { data: Uint8Array; ids: number[]; info: BatchInfo }[] = [];
 for (let i = 0, seq = 1; i < frames.length; seq++) {
   const end = frames[i].ts + 200_000;
   let j = i;
@@ -65,7 +65,7 @@ for (let i = 0, seq = 1; i < frames.length; seq++) {
   const data = encodeBatch(frames.slice(i, j), { session: 1, seq });
   const info = checkBatch(data);
   if (typeof info === 'string') throw new Error(info);
-  batches.push({ data, ids: info.ids });
+  batches.push({ data, ids: info.ids, info });
   i = j;
 }
 const N = frames.length;
@@ -209,7 +209,7 @@ const engine = new RuleEngine(
 for (let pass = 0; pass < 2; pass++) {
   const before = engine.stats.batches;
   const m = await cpuAsync(async () => {
-    for (const b of batches) engine.onChunks([{ tenantId: 't', thingsId: 'd', data: b.data, info: { ids: b.ids } }]);
+    for (const b of batches) engine.onChunks([{ tenantId: 't', thingsId: 'd', data: b.data, info: b.info }]);
     await engine.idle();
     return `${engine.stats.batches - before} batches, ${dispatched} edges dispatched`;
   });

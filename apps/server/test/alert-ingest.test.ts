@@ -174,7 +174,9 @@ describe('rules on the ingest stream', () => {
     );
     const toB = async (frames: CanFrame[]) => {
       const data = encodeBatch(frames, { session: 4, seq: ++seq });
-      copyB.onChunks([{ tenantId: a.tenantId, thingsId: device.id, data }]);
+      const info = checkBatch(data);
+      if (typeof info === 'string') throw new Error(info);
+      copyB.onChunks([{ tenantId: a.tenantId, thingsId: device.id, info, data }]);
       await copyB.idle();
     };
     const t0 = Date.UTC(2026, 0, 5, 13) * 1000;

@@ -4,11 +4,24 @@ import { type BytesCodec, bytesCodec } from '../db/bytea.ts';
 import type { RawSql } from '../db/client.ts';
 import { chunksRepository, type DayUsage } from './chunks.repository.ts';
 
-export interface Chunk {
+/**
+ * One batch of a device's frames as the device protocol encodes it and `frame_chunks` stores it.
+ * The writer's `committed` event hands over the freshly committed ones (a re-sent batch is not
+ * handed over again): the one shape every consumer of committed frames reads (decoded signals,
+ * trigger rules, live hub, cluster fan-out).
+ */
+export interface FrameChunk {
   tenantId: string;
   thingsId: string;
+  /** From `checkBatch`: times, count, the batch's distinct ids (lets a consumer skip a batch). */
   info: BatchInfo;
   data: Uint8Array;
+}
+
+/** Where committed chunks are heard (the chunk writer); consumers take this to attach themselves. */
+export interface CommittedChunks {
+  on(event: 'committed', listener: (chunks: FrameChunk[]) => void): unknown;
+  off(event: 'committed', listener: (chunks: FrameChunk[]) => void): unknown;
 }
 
 export interface WriterStats {
@@ -24,7 +37,7 @@ export const dayOf = (us: number) => Math.floor(us / DAY_US);
 export const partitionName = (day: number) => `frame_chunks_p${new Date(day * 86_400_000).toISOString().slice(0, 10).replaceAll('-', '')}`;
 
 interface Pending {
-  chunk: Chunk;
+  chunk: FrameChunk;
   resolve: () => void;
   reject: (e: unknown) => void;
 }
@@ -34,7 +47,7 @@ interface Pending {
  * so one commit acknowledges many device batches. Each `write` resolves only once its chunk (or
  * an earlier identical one) is committed: the PUBACK waits on it.
  */
-export class ChunkWriter extends EventEmitter<{ committed: [Chunk[]] }> {
+export class ChunkWriter extends EventEmitter<{ committed: [FrameChunk[]] }> {
   private queue: Pending[] = [];
   private queuedBytes = 0;
   private running: Promise<void> | null = null;
@@ -56,7 +69,7 @@ export class ChunkWriter extends EventEmitter<{ committed: [Chunk[]] }> {
     return this.queuedBytes;
   }
 
-  write(chunk: Chunk): Promise<void> {
+  write(chunk: FrameChunk): Promise<void> {
     if (this.closed) return Promise.reject(new Error('writer closed'));
     return new Promise<void>((resolve, reject) => {
       this.queue.push({ chunk, resolve, reject });
@@ -113,10 +126,10 @@ export class ChunkWriter extends EventEmitter<{ committed: [Chunk[]] }> {
     for (const d of days) this.partitions.delete(d);
   }
 
-  private async flush(chunks: Chunk[]): Promise<Chunk[]> {
+  private async flush(chunks: FrameChunk[]): Promise<FrameChunk[]> {
     // The same batch twice in one flush (a quick re-send): keep the first.
     const seen = new Set<string>();
-    const unique: Chunk[] = [];
+    const unique: FrameChunk[] = [];
     for (const c of chunks) {
       const k = `${c.thingsId}/${c.info.timeStart}/${c.info.session}/${c.info.seq}`;
       if (seen.has(k)) continue;

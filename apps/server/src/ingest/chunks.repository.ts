@@ -1,6 +1,6 @@
 import type { BytesCodec } from '../db/bytea.ts';
 import type { RawSql } from '../db/client.ts';
-import type { Chunk } from './chunk-writer.ts';
+import type { FrameChunk } from './chunk-writer.ts';
 
 const DAY_US = 86_400_000_000;
 
@@ -26,7 +26,7 @@ export const chunksRepository = {
   /** Inserts the chunks (distinct keys); returns the keys of those not stored before. */
   async insert(
     tx: RawSql,
-    chunks: Chunk[],
+    chunks: FrameChunk[],
     codec: BytesCodec,
   ): Promise<{ things_id: string; time_start: number | string; session: number | string; seq: number | string }[]> {
     const params: unknown[] = [];

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { checkBatch } from '@loggerhead/can/protocol/batch.ts';
 import mqtt, { type MqttClient } from 'mqtt';
 import { z } from 'zod';
+import type { CommittedChunks, FrameChunk } from '../ingest/chunk-writer.ts';
 import type { AppEventName, AppEvents, EventBus } from '../lib/events.ts';
 import type { DecodedBatch, LiveHub } from './live-hub.ts';
 
@@ -17,11 +18,6 @@ interface Log {
   warn: (o: object, m: string) => void;
 }
 
-interface CommittedChunk {
-  thingsId: string;
-  data: Uint8Array;
-}
-
 export interface ClusterOptions {
   /** The external broker (`MQTT_URL`). */
   url: string;
@@ -29,10 +25,7 @@ export interface ClusterOptions {
   deployment: string;
   hub: LiveHub;
   events: EventBus;
-  writer: {
-    on(e: 'committed', l: (chunks: CommittedChunk[]) => void): unknown;
-    off(e: 'committed', l: (chunks: CommittedChunk[]) => void): unknown;
-  };
+  writer: CommittedChunks;
   log: Log;
 }
 
@@ -210,7 +203,7 @@ export class Cluster {
     c.publish(topic, payload, { qos: 0 }, () => {});
   }
 
-  private readonly onCommitted = (chunks: CommittedChunk[]) => {
+  private readonly onCommitted = (chunks: FrameChunk[]) => {
     if (!this.remoteFrames.size) return;
     for (const ch of chunks) {
       if (this.remoteFrames.has(ch.thingsId)) this.publish(this.liveTopic(ch.thingsId), Buffer.concat([this.header[FRAMES], ch.data]));

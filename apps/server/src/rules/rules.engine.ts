@@ -1,19 +1,11 @@
 import { compileDbc, type DbcDecoder, parseDbc } from '@loggerhead/can';
 import type { GpsFix } from '@loggerhead/can/protocol/messages.ts';
+import type { CommittedChunks, FrameChunk } from '../ingest/chunk-writer.ts';
 import type { RuleRow } from '../modules/alert/rules.repository.ts';
 import type { DeviceInfo, EngineRepository, FenceRuleRow } from './engine.repository.ts';
 import { type EdgeFrame, evaluateBatch } from './evaluator.ts';
 import { fenceContains } from './geo.ts';
 import { buildMatcher, type CompiledRule, compileRule, type DeviceMatcher } from './matcher.ts';
-
-/** A committed batch of a device's frames (the chunk writer's `committed` payload). */
-export interface FrameChunk {
-  tenantId: string;
-  thingsId: string;
-  data: Uint8Array;
-  /** Distinct ids of the batch, when the writer knows them: lets a batch without watched ids be skipped. */
-  info?: { ids: readonly number[] };
-}
 
 /** One rule's edges in one batch of frames or fixes, coalesced (see evaluator.ts). */
 export interface Edge {
@@ -108,10 +100,7 @@ export class RuleEngine {
   ) {}
 
   /** Subscribes to a chunk writer's `committed` event; returns the unsubscribe function. */
-  attach(writer: {
-    on(e: 'committed', l: (chunks: FrameChunk[]) => void): unknown;
-    off(e: 'committed', l: (chunks: FrameChunk[]) => void): unknown;
-  }): () => void {
+  attach(writer: CommittedChunks): () => void {
     const listener = (chunks: FrameChunk[]) => this.onChunks(chunks);
     writer.on('committed', listener);
     return () => {
@@ -251,7 +240,7 @@ export class RuleEngine {
     const rt = await this.runtime(c.tenantId, c.thingsId);
     this.stats.batches++;
     if (!rt.device || rt.matcher.rules.length === 0) return;
-    const edges = evaluateBatch(rt.matcher, rt.active, c.data, c.info?.ids);
+    const edges = evaluateBatch(rt.matcher, rt.active, c.data, c.info.ids);
     for (const e of edges) {
       this.stats.edges++;
       await this.dispatch(

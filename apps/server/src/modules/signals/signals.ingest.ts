@@ -1,18 +1,12 @@
 import type { CanFrame } from '@loggerhead/can';
 import { FLAG_ERR, FLAG_EXT, FLAG_RTR, forEachFrame } from '@loggerhead/can/protocol/batch.ts';
 import type { RawSql } from '../../db/client.ts';
+import type { FrameChunk } from '../../ingest/chunk-writer.ts';
 import type { EventBus } from '../../lib/events.ts';
 import type { ChannelPlan, DecoderCache } from './decoder-cache.ts';
 import type { DecodedSamplesEvent } from './signals.events.ts';
 import type { SignalsRepository } from './signals.repository.ts';
 import { type SeriesSamples, writeSamples } from './signals.writer.ts';
-
-/** A committed batch of raw frames of a device (the shape the chunk writer emits). */
-export interface CommittedChunk {
-  tenantId: string;
-  thingsId: string;
-  data: Uint8Array;
-}
 
 export interface IngestDeps {
   raw: RawSql;
@@ -97,14 +91,14 @@ export function decodeFrames(
  * at a time, off the PUBACK path: raw frames are the record, decoded samples follow them.
  */
 export class SignalIngest {
-  private queue: CommittedChunk[][] = [];
+  private queue: FrameChunk[][] = [];
   private running: Promise<void> | null = null;
   dropped = 0;
 
   constructor(private readonly deps: IngestDeps) {}
 
   /** Committed raw chunks (chunk writer `committed` event). */
-  onChunks(chunks: CommittedChunk[]): void {
+  onChunks(chunks: FrameChunk[]): void {
     if (this.queue.length >= MAX_QUEUE) {
       this.dropped += chunks.length;
       this.deps.log.warn({ dropped: this.dropped }, 'signal decoding is behind: batches not decoded');
@@ -122,8 +116,8 @@ export class SignalIngest {
   private async drain() {
     try {
       while (this.queue.length) {
-        const group = this.queue.shift() as CommittedChunk[];
-        const byDevice = new Map<string, CommittedChunk[]>();
+        const group = this.queue.shift() as FrameChunk[];
+        const byDevice = new Map<string, FrameChunk[]>();
         for (const c of group) byDevice.set(c.thingsId, [...(byDevice.get(c.thingsId) ?? []), c]);
         for (const list of byDevice.values()) {
           const { tenantId, thingsId } = list[0];

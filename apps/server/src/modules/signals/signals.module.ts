@@ -1,11 +1,12 @@
 import type { CanFrame } from '@loggerhead/can';
 import type { Database } from '../../db/client.ts';
+import type { CommittedChunks, FrameChunk } from '../../ingest/chunk-writer.ts';
 import type { EventBus } from '../../lib/events.ts';
 import { backfillService } from './backfill.service.ts';
 import { busStatsService } from './bus-stats.service.ts';
 import { DecoderCache } from './decoder-cache.ts';
 import type { DecodedSamplesEvent } from './signals.events.ts';
-import { type CommittedChunk, SignalIngest } from './signals.ingest.ts';
+import { SignalIngest } from './signals.ingest.ts';
 import { signalsRepository } from './signals.repository.ts';
 import { signalsQueryService } from './signals.service.ts';
 
@@ -22,7 +23,7 @@ export interface SignalsDeps {
  * Decoded signals, as the shared context carries them (`ctx.signals`):
  *
  *   ctx.signals.attach(ctx.ingest.writer)              // decode every committed frame batch
- *   ctx.signals.onChunks([{tenantId, thingsId, data}])  // the same, called directly with batch bytes
+ *   ctx.signals.onChunks(committedChunks)              // the same, called directly
  *   await ctx.signals.onFrames(tenantId, thingsId, frames) // frames from elsewhere (log import)
  *   await ctx.signals.backfill.start(tenantId, thingsId, channel, range) // stored frames, in the background
  *   ctx.events.on('signals.decoded', (e) => …)         // real-time curves
@@ -44,17 +45,14 @@ export function createSignals(deps: SignalsDeps) {
     bus: busStatsService(raw, repo, cache),
 
     /** Subscribes to a chunk writer's `committed` event; returns the unsubscribe function. */
-    attach(writer: {
-      on(e: 'committed', l: (chunks: CommittedChunk[]) => void): unknown;
-      off(e: 'committed', l: (chunks: CommittedChunk[]) => void): unknown;
-    }) {
-      const listener = (chunks: CommittedChunk[]) => ingest.onChunks(chunks);
+    attach(writer: CommittedChunks) {
+      const listener = (chunks: FrameChunk[]) => ingest.onChunks(chunks);
       writer.on('committed', listener);
       return () => {
         writer.off('committed', listener);
       };
     },
-    onChunks: (chunks: CommittedChunk[]) => ingest.onChunks(chunks),
+    onChunks: (chunks: FrameChunk[]) => ingest.onChunks(chunks),
     onFrames: (tenantId: string, thingsId: string, frames: readonly CanFrame[]) => ingest.onFrames(tenantId, thingsId, frames),
     /** Resolves when queued batches are decoded and stored, and no back-fill runs. */
     idle: async () => {

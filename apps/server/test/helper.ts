@@ -23,13 +23,21 @@ export async function openTestDatabase(opts: { empty?: boolean } = {}): Promise<
   drop: () => Promise<void>;
 }> {
   const server = process.env.TEST_DATABASE_URL;
-  if (!server) {
-    const database = await openDatabase({
-      url: 'memory://',
-      dataDir: os.tmpdir(),
-      ...(opts.empty ? {} : { loadDataDir: await pgliteTemplate() }),
-    });
+  if (!server && opts.empty) {
+    const database = await openDatabase({ url: 'memory://', dataDir: os.tmpdir() });
     return { database, url: null, drop: async () => database.close() };
+  }
+  if (!server) {
+    const database =
+      idlePglite.pop() ?? (await openDatabase({ url: 'memory://', dataDir: os.tmpdir(), loadDataDir: await pgliteTemplate() }));
+    return {
+      database,
+      url: null,
+      drop: async () => {
+        if (await resetToTemplate(database)) idlePglite.push(database);
+        else await database.close().catch(() => {});
+      },
+    };
   }
   const name = `lh_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
   const template = opts.empty ? null : await postgresTemplate(server);
@@ -70,6 +78,96 @@ function migrationsHash(): string {
 }
 
 let pgliteImage: Promise<Blob> | null = null;
+
+/**
+ * Migrated PGlite databases that a test file has finished with, emptied back to the template's
+ * state: the next file of the same worker takes one instead of starting PGlite again, which cost
+ * ~3 s of CPU per file (docs/decisions/0111-server-tests-share-modules.md).
+ */
+const idlePglite: Database[] = [];
+
+interface TemplateState {
+  /** Every table of the application's schemas, quoted. */
+  tables: string[];
+  /** The rows the migrations put in, per table, as JSON. */
+  rows: { table: string; json: string }[];
+  /** Every sequence's position. */
+  sequences: { name: string; value: string; called: boolean }[];
+  /** Tables, columns, indexes, constraints, functions and triggers: a test that changed any of these gives its database up. */
+  shape: string;
+}
+
+let templateState: Promise<TemplateState> | null = null;
+
+const SHAPE_SQL = `
+  select string_agg(x, ';' order by x) as shape from (
+    select table_schema || '.' || table_name || '.' || column_name || ':' || data_type || ':' || coalesce(column_default, '') as x
+      from information_schema.columns where table_schema not in ('pg_catalog', 'information_schema')
+    union all select schemaname || '.' || indexname || ':' || indexdef from pg_indexes where schemaname not in ('pg_catalog', 'information_schema')
+    union all select conname || ':' || pg_get_constraintdef(c.oid) from pg_constraint c join pg_namespace n on n.oid = c.connamespace where n.nspname not in ('pg_catalog', 'information_schema')
+    union all select p.proname || ':' || md5(p.prosrc) from pg_proc p join pg_namespace n on n.oid = p.pronamespace where n.nspname not in ('pg_catalog', 'information_schema')
+    union all select tgname || ':' || tgrelid::regclass::text from pg_trigger where not tgisinternal
+  ) s`;
+
+export async function readTemplateState(raw: Database['raw']): Promise<TemplateState> {
+  const { rows: tables } = await raw.query<{ t: string }>(
+    `select format('%I.%I', schemaname, tablename) as t from pg_tables
+      where schemaname not in ('pg_catalog', 'information_schema') order by 1`,
+  );
+  const rows: TemplateState['rows'] = [];
+  for (const { t } of tables) {
+    const { rows: r } = await raw.query<{ json: string | null }>(`select json_agg(x)::text as json from ${t} x`);
+    if (r[0].json) rows.push({ table: t, json: r[0].json });
+  }
+  const { rows: seqs } = await raw.query<{ name: string }>(
+    `select format('%I.%I', schemaname, sequencename) as name from pg_sequences
+      where schemaname not in ('pg_catalog', 'information_schema') order by 1`,
+  );
+  const sequences: TemplateState['sequences'] = [];
+  for (const { name } of seqs) {
+    const { rows: r } = await raw.query<{ last_value: string; is_called: boolean }>(`select last_value::text, is_called from ${name}`);
+    sequences.push({ name, value: r[0].last_value, called: r[0].is_called });
+  }
+  const { rows: shape } = await raw.query<{ shape: string }>(SHAPE_SQL);
+  return { tables: tables.map((t) => t.t), rows, sequences, shape: shape[0].shape };
+}
+
+/**
+ * Puts a used PGlite test database back as the migrated template left it: every table emptied and
+ * given the migrations' rows again, every sequence at the template's position, session state reset.
+ * False when it cannot be (closed, or the test changed the schema): the database is then dropped.
+ */
+export async function resetToTemplate(database: Database): Promise<boolean> {
+  if (!database.pglite || database.pglite.closed) return false;
+  try {
+    const raw = database.raw;
+    templateState ??= (async () => {
+      const fresh = await openDatabase({ url: 'memory://', dataDir: os.tmpdir(), loadDataDir: await pgliteTemplate() });
+      try {
+        return await readTemplateState(fresh.raw);
+      } finally {
+        await fresh.close();
+      }
+    })();
+    const state = await templateState;
+    await raw.exec('rollback; reset all; unlisten *; select pg_advisory_unlock_all();').catch(() => {});
+    const { rows: shape } = await raw.query<{ shape: string }>(SHAPE_SQL);
+    if (shape[0].shape !== state.shape) return false;
+    await raw.transaction(async (tx) => {
+      await tx.exec(`truncate ${state.tables.join(', ')} restart identity cascade`);
+      await tx.exec('set local session_replication_role = replica');
+      for (const { table, json } of state.rows) {
+        await tx.query(`insert into ${table} overriding system value select * from json_populate_recordset(null::${table}, $1::json)`, [
+          json,
+        ]);
+      }
+      for (const s of state.sequences) await tx.query('select setval($1::regclass, $2::bigint, $3)', [s.name, s.value, s.called]);
+    });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** The migrated PGlite image, kept as a file in the temp folder (written once, atomically). */
 function pgliteTemplate(): Promise<Blob> {

@@ -44,7 +44,8 @@ export async function dumpPglite(database: Database): Promise<Blob> {
 }
 
 async function openPglite(dir: string | undefined, loadDataDir?: Blob): Promise<Database> {
-  const client = new PGlite(dir, loadDataDir ? { loadDataDir } : {});
+  // In memory it is 'memory://', not undefined: PGlite ignores `loadDataDir` without a data dir.
+  const client = new PGlite(dir ?? 'memory://', loadDataDir ? { loadDataDir } : {});
   await client.waitReady;
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   const wrap = (c: Pick<PGlite, 'query' | 'exec'>): RawSql => ({

@@ -1,0 +1,16 @@
+import { PGlite } from '@electric-sql/pglite';
+const c = new PGlite();
+await c.exec('create table a (id int generated always as identity, x bytea); insert into a (x) values (null)');
+const blob = await c.dumpDataDir('none');
+console.log('size', blob.size);
+const d = new PGlite(undefined, { loadDataDir: blob });
+await d.waitReady;
+console.log((await d.query(`select schemaname, tablename from pg_tables where schemaname='public'`)).rows);
+const e = new PGlite('memory://', { loadDataDir: blob });
+await e.waitReady;
+console.log((await e.query(`select schemaname, tablename from pg_tables where schemaname='public'`)).rows);
+await c.exec('checkpoint');
+const blob2 = await c.dumpDataDir('none');
+const f = new PGlite(undefined, { loadDataDir: blob2 });
+await f.waitReady;
+console.log('after checkpoint', (await f.query(`select schemaname, tablename from pg_tables where schemaname='public'`)).rows);

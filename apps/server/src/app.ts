@@ -129,6 +129,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
             },
           },
     bodyLimit: JSON_BODY_LIMIT,
+    // Starting the broker, the cluster link and the job recovery (the onReady hook) can take more
+    // than Fastify's default 10 s on a small, busy machine; a slow start is not a failed one.
+    pluginTimeout: 60_000,
     // URLs the router cannot read (bad percent-encoding, an over-long parameter): the spec's shape too.
     frameworkErrors: urlError,
     trustProxy: typeof config.trustProxy === 'number' ? hops(config.trustProxy) : config.trustProxy,

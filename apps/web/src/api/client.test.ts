@@ -4,7 +4,7 @@ import { ApiError, CANCELED, NO_RESPONSE } from './api-error.ts';
 import { call, request } from './client.ts';
 import { errorText } from './error-funnel.ts';
 import zhErrors from './i18n.ts';
-import { clearSession, setPermissionMap, storeSession } from './session-storage.ts';
+import { clearSession, getToken, setPermissionMap, storeSession } from './session-storage.ts';
 
 /** localStorage for the node test run (the browser has its own). */
 class MemoryStorage {
@@ -83,6 +83,26 @@ describe('call (a route of the contract table)', () => {
   it('encodes path parameters', async () => {
     await call(Routes.things.get, { params: { tenant_id: 'a/b', things_id: 'c d' } });
     expect(sent[0].url).toBe('http://127.0.0.1:1/api/things/tenants/a%2Fb/things/c%20d');
+  });
+
+  it('calls a public route without the token, so its 401 does not end the session', async () => {
+    storeSession({ token: 'tok' });
+    await call(Routes.webConfig.globalConfig, {});
+    await call(Routes.userConfig.get, { query: { keys: 'k' } });
+    expect(sent.map((s) => s.url)).toEqual([
+      'http://127.0.0.1:1/api/control/global-config',
+      'http://127.0.0.1:1/api/tenant/users/self/configs?keys=k',
+    ]);
+    expect(sent[0].headers.authorization).toBeUndefined();
+    expect(sent[1].headers.authorization).toBe('Bearer tok');
+
+    vi.stubGlobal(
+      'fetch',
+      async () => new Response(JSON.stringify({ code: 'http.401' }), { status: 401, headers: { 'content-type': 'application/json' } }),
+    );
+    const err = await call(Routes.webConfig.globalConfig, {}).catch((e: ApiError) => e);
+    expect((err as ApiError).status).toBe(401);
+    expect(getToken()).toBe('tok');
   });
 
   it('checks the route’s permission key against the stored map before sending', async () => {

@@ -135,7 +135,9 @@ export type CallArgs<R extends RouteDef> = Pick<RequestOptions, 'signal' | 'time
 
 /**
  * Calls a route of the contract's table: its method, its path with the parameters filled in, its
- * permission key checked against the stored map; the answer typed from its response schema.
+ * permission key checked against the stored map; the answer typed from its response schema. A
+ * public route is called without the token (the console calls them before login, or with a
+ * session that may have ended: its 401 must not end the session here).
  */
 export function call<R extends RouteDef>(route: R, args: CallArgs<R>): Promise<RouteResponse<R>> {
   return request<RouteResponse<R>>(routePath(route, args.params as RouteParams<R>), {
@@ -145,5 +147,6 @@ export function call<R extends RouteDef>(route: R, args: CallArgs<R>): Promise<R
     signal: args.signal,
     timeout: args.timeout,
     permission: route.permission,
+    auth: route.public !== true,
   });
 }

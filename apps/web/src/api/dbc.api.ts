@@ -1,7 +1,7 @@
 import { type RouteBody, type RouteResponse, Routes, routePath } from '@loggerhead/contract/routes/index.ts';
 import type { BackfillRange, ParsingState } from '@loggerhead/contract/schemas/dbc.ts';
 import { fetchFile } from '../components/data-view/file-download.ts';
-import { api, call } from './client.ts';
+import { call } from './client.ts';
 
 const R = Routes.mapping;
 
@@ -67,8 +67,8 @@ export const dbcApi = {
 /** Per-user saved choices (user-self config, spec §3 "key/value"), e.g. a device's real-time curves. */
 export const userConfigApi = {
   get: async (key: string, signal?: AbortSignal): Promise<string | null> => {
-    const list = await api.get<{ key: string; value: string }[]>('/tenant/users/self/configs', { signal, query: { keys: key } });
+    const list = await call(Routes.userConfig.get, { query: { keys: key }, signal });
     return list.find((e) => e.key === key)?.value ?? null;
   },
-  put: (key: string, value: string) => api.put<{ key: string; value: string }>('/tenant/users/self/configs', { key, value }),
+  put: (key: string, value: string) => call(Routes.userConfig.put, { body: { key, value } }),
 };

@@ -1,12 +1,12 @@
 import { Routes } from '@loggerhead/contract/routes/index.ts';
 import type { SelfUserDetail } from '@loggerhead/contract/schemas/accounts.ts';
-import type { GlobalConfig, LoginRequest, LoginResponse, Privileges, SelfUser } from '@loggerhead/contract/schemas/session.ts';
+import type { LoginRequest, LoginResponse, Privileges, SelfUser } from '@loggerhead/contract/schemas/session.ts';
 import { api, call } from '../api/client.ts';
 import type { Customization } from '../api/session-storage.ts';
 
 /** The calls of the session: global config, login/logout, and what the console loads after login (spec §4). */
 export const sessionApi = {
-  globalConfig: (signal?: AbortSignal) => api.get<GlobalConfig>('/control/global-config', { signal, auth: false, timeout: 10_000 }),
+  globalConfig: (signal?: AbortSignal) => call(Routes.webConfig.globalConfig, { signal, timeout: 10_000 }),
   login: (body: LoginRequest) => api.post<LoginResponse>('/control/sessions', body, { auth: false }),
   logout: (sessionId: string) => api.delete<void>(`/control/sessions/${encodeURIComponent(sessionId)}`),
   self: (signal?: AbortSignal) => api.get<SelfUser>('/tenant/users/self', { signal }),

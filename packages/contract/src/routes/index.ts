@@ -22,6 +22,9 @@
  * - alert (trigger rules) and alertEvents (the alert events they raise): ./alert.ts
  * - oplog (the operation log of a tenant): ./oplog.ts
  * - deviceTypeSchema (the data groups and fields of a device type): ./device-type-schema.ts
+ * - health (the health check): ./health.ts
+ * - userConfig (the signed-in user's own settings): ./user-config.ts
+ * - webConfig (what the console loads before login: global config, deploy info): ./web-config.ts
  *
  * Not yet converted (still declared in their server route files and re-declared by the web):
  * every other module under apps/server/src/modules.
@@ -37,6 +40,7 @@ import { EcuRoutes } from './ecu.ts';
 import { FenceRoutes } from './fence.ts';
 import { FirmwareRoutes } from './firmware.ts';
 import { GpsRoutes } from './gps.ts';
+import { HealthRoutes } from './health.ts';
 import { MappingRoutes } from './mapping.ts';
 import { MessageRoutes } from './message.ts';
 import { NoticeRoutes } from './notice.ts';
@@ -46,6 +50,8 @@ import { RecallRoutes } from './recall.ts';
 import { SignalsRoutes } from './signals.ts';
 import { ThingsRoutes } from './things.ts';
 import { UdsRoutes } from './uds.ts';
+import { UserConfigRoutes } from './user-config.ts';
+import { WebConfigRoutes } from './web-config.ts';
 import { WorkOrderRoutes } from './workorder.ts';
 
 export { AlertEventRoutes, AlertRoutes } from './alert.ts';
@@ -59,6 +65,7 @@ export { EcuRoutes } from './ecu.ts';
 export { FenceRoutes } from './fence.ts';
 export { FirmwareRoutes } from './firmware.ts';
 export { GpsRoutes } from './gps.ts';
+export { HealthRoutes } from './health.ts';
 export { MappingRoutes } from './mapping.ts';
 export { MessageRoutes } from './message.ts';
 export { NoticeRoutes } from './notice.ts';
@@ -68,6 +75,8 @@ export { RecallRoutes } from './recall.ts';
 export { SignalsRoutes } from './signals.ts';
 export { ThingsRoutes } from './things.ts';
 export { UdsRoutes } from './uds.ts';
+export { UserConfigRoutes } from './user-config.ts';
+export { WebConfigRoutes } from './web-config.ts';
 export { WorkOrderRoutes } from './workorder.ts';
 
 export const Routes = {
@@ -92,4 +101,7 @@ export const Routes = {
   alertEvents: AlertEventRoutes,
   oplog: OpLogRoutes,
   deviceTypeSchema: DeviceTypeSchemaRoutes,
+  health: HealthRoutes,
+  userConfig: UserConfigRoutes,
+  webConfig: WebConfigRoutes,
 } as const;

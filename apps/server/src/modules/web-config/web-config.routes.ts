@@ -1,45 +1,34 @@
-import { GlobalConfigSchema } from '@loggerhead/contract';
-import { z } from 'zod';
+import { Routes } from '@loggerhead/contract';
 import type { AppContext, LoggerheadApp } from '../../app.ts';
+import { route } from '../../lib/route.ts';
 
 /**
  * The global system configuration the console loads before any navigation
  * (spec §2 route guard, §3 global permission info, §7 deploy/config/info).
  */
 export function webConfigRoutes(app: LoggerheadApp, ctx: AppContext) {
-  app.get(
-    '/v1/control/global-config',
-    { config: { public: true }, schema: { tags: ['web'], response: { 200: GlobalConfigSchema } } },
-    async () => ({
-      loginLogo: '',
-      cloudname: 'Loggerhead',
-      homepageLogo: '',
-      menu: ['home', 'dashboard', 'car', 'dbc', 'test', 'ecu', 'fence'],
-      link: JSON.stringify({
-        systemLanguage: 'zh',
-        lowCodeUrl: '',
-        userCenterUrl: '',
-        capacityUrl: '',
-        // The maps' tiles (MAP_TILE_URL); the console's Content-Security-Policy allows their host.
-        ...(ctx.config.mapTileUrl ? { mapTileUrl: ctx.config.mapTileUrl, mapAttribution: ctx.config.mapAttribution } : {}),
-      }),
-      resourcePath: '/can',
-      isDebug: 0,
-      experience: ctx.config.experience,
-      oidc: { enabled: ctx.config.oidc !== null, name: ctx.config.oidc?.name ?? '' },
+  const tags = ['web'];
+  route(app, Routes.webConfig.globalConfig, { tags }, async () => ({
+    loginLogo: '',
+    cloudname: 'Loggerhead',
+    homepageLogo: '',
+    menu: ['home', 'dashboard', 'car', 'dbc', 'test', 'ecu', 'fence'],
+    link: JSON.stringify({
+      systemLanguage: 'zh',
+      lowCodeUrl: '',
+      userCenterUrl: '',
+      capacityUrl: '',
+      // The maps' tiles (MAP_TILE_URL); the console's Content-Security-Policy allows their host.
+      ...(ctx.config.mapTileUrl ? { mapTileUrl: ctx.config.mapTileUrl, mapAttribution: ctx.config.mapAttribution } : {}),
     }),
-  );
-  app.get(
-    '/v1/out-web/deploy/config/info',
-    {
-      config: { public: true },
-      schema: {
-        tags: ['web'],
-        querystring: z.object({ path: z.string().optional() }),
-        response: { 200: z.object({ resourcePath: z.string(), isDebug: z.number().int() }) },
-      },
-    },
-    // Spec §7: isDebug 1 when the page path contains "debug".
-    async (req) => ({ resourcePath: '/can', isDebug: req.query.path?.includes('debug') ? 1 : 0 }),
-  );
+    resourcePath: '/can',
+    isDebug: 0,
+    experience: ctx.config.experience,
+    oidc: { enabled: ctx.config.oidc !== null, name: ctx.config.oidc?.name ?? '' },
+  }));
+  // Spec §7: isDebug 1 when the page path contains "debug".
+  route(app, Routes.webConfig.deployInfo, { tags }, async (req) => ({
+    resourcePath: '/can',
+    isDebug: req.query.path?.includes('debug') ? 1 : 0,
+  }));
 }

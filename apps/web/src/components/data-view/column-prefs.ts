@@ -1,9 +1,6 @@
-import type { UserConfigEntrySchema } from '@loggerhead/contract/schemas/accounts.ts';
+import { Routes } from '@loggerhead/contract/routes/index.ts';
 import { queryOptions } from '@tanstack/react-query';
-import type { z } from 'zod';
-import { api } from '../../api/client.ts';
-
-type UserConfigEntry = z.infer<typeof UserConfigEntrySchema>;
+import { call } from '../../api/client.ts';
 
 /** Per-user column choices, stored through the user-self config API (spec §3, §7). */
 export const columnPrefsKeys = {
@@ -12,10 +9,8 @@ export const columnPrefsKeys = {
 };
 
 export const columnPrefsApi = {
-  get: (configKey: string, signal?: AbortSignal) =>
-    api.get<UserConfigEntry[]>('/tenant/users/self/configs', { signal, query: { keys: configKey } }),
-  put: (configKey: string, props: string[]) =>
-    api.put<UserConfigEntry>('/tenant/users/self/configs', { key: configKey, value: JSON.stringify(props) }),
+  get: (configKey: string, signal?: AbortSignal) => call(Routes.userConfig.get, { query: { keys: configKey }, signal }),
+  put: (configKey: string, props: string[]) => call(Routes.userConfig.put, { body: { key: configKey, value: JSON.stringify(props) } }),
 };
 
 /** The saved value, or null; a failure only falls back to the default columns (spec §8). */

@@ -20,9 +20,9 @@ function consoleRoutes(): { top: string[]; container: string[] } {
   return { container: paths(containerPart).map((p) => `/Container/${p}`), top: paths(treePart).map((p) => `/${p}`) };
 }
 
-/** The device page's tabs, from its table (apps/web/src/features/device/pages/device-details.page.tsx). */
+/** The device page's tabs, from its table (apps/web/src/app/device-details/device-details.page.tsx). */
 function deviceTabs(): string[] {
-  const src = fs.readFileSync(path.join(ROOT, 'apps/web/src/features/device/pages/device-details.page.tsx'), 'utf8');
+  const src = fs.readFileSync(path.join(ROOT, 'apps/web/src/app/device-details/device-details.page.tsx'), 'utf8');
   return [...src.matchAll(/\{ key: '(\w+)', label: 'device\.tab\./g)].map((m) => m[1]);
 }
 

@@ -24,7 +24,7 @@ function moved(to: string) {
 export const CONTAINER_ROUTES: RouteObject[] = [
   { index: true, loader: () => redirect('/Container/HomePage') },
   { path: 'HomePage', ...page(() => import('../features/home/pages/home.page.tsx'), { keepAlive: true }) },
-  { path: 'HomePage/DeviceDetails', ...page(() => import('../features/device/pages/device-details.page.tsx')) },
+  { path: 'HomePage/DeviceDetails', ...page(() => import('./device-details/device-details.page.tsx')) },
   { path: 'Dashboard', ...page(() => import('../features/dashboard/pages/dashboard.page.tsx')) },
   { path: 'CarManager', ...page(() => import('../features/car/pages/car-manager.page.tsx'), { keepAlive: true }) },
   { path: 'CarManager/CarDetails', ...page(() => import('../features/car/pages/car-details.page.tsx')) },

@@ -7,16 +7,15 @@ import { useTranslation } from 'react-i18next';
 import { fenceListQuery } from '../../../api/efence.api.ts';
 import { DateRange } from '../../../components/data-view/date-range.tsx';
 import { formatDateTime, formatNumber } from '../../../lib/format.ts';
-import { gpsLiveQuery, gpsTrackQuery } from '../../efence/api/gps.api.ts';
-import { advance, formatDuration, positionAt, REPLAY_SPEEDS } from '../../efence/components/replay.ts';
-import { TrackMap } from '../../efence/components/track-map.tsx';
-import type { DeviceTabProps } from './tab-props.ts';
+import { gpsLiveQuery, gpsTrackQuery } from '../api/gps.api.ts';
+import { advance, formatDuration, positionAt, REPLAY_SPEEDS } from './replay.ts';
+import { TrackMap } from './track-map.tsx';
 
 const DAY = 86_400_000;
 const NO_POINTS: GpsPoint[] = [];
 
-/** GPS track of one device: history with distance, stops and replay, or the live position. */
-export default function GpsTrackTab({ thing, tenantId }: DeviceTabProps) {
+/** GPS track of one device (the device page's GPS tab): history with distance, stops and replay, or the live position. */
+export function GpsTrack({ tenantId, thingId }: { tenantId: string; thingId: string }) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language === 'en' ? 'en' : 'zh';
   const [mode, setMode] = useState<'history' | 'live'>('history');
@@ -25,12 +24,12 @@ export default function GpsTrackTab({ thing, tenantId }: DeviceTabProps) {
   const [now, setNow] = useState(() => Date.now());
   const range: [number, number] = picked ?? [now - DAY, now];
   const [asked, setAsked] = useState<[number, number] | null>(null);
-  const track = useQuery(gpsTrackQuery(tenantId, thing.id, mode === 'history' ? asked : null));
-  const live = useQuery(gpsLiveQuery(tenantId, thing.id, mode === 'live'));
+  const track = useQuery(gpsTrackQuery(tenantId, thingId, mode === 'history' ? asked : null));
+  const live = useQuery(gpsLiveQuery(tenantId, thingId, mode === 'live'));
   // The fences bound to the device are drawn under the track.
   // A user without the fence permission sees the track alone.
   const fences = useQuery({
-    ...fenceListQuery(tenantId, { things_id: thing.id, current_page: 1, page_size: 100 }),
+    ...fenceListQuery(tenantId, { things_id: thingId, current_page: 1, page_size: 100 }),
     meta: { silent: true },
   });
   const points = mode === 'history' ? (track.data?.points ?? NO_POINTS) : (live.data?.points ?? NO_POINTS);

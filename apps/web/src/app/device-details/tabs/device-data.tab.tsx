@@ -1,8 +1,8 @@
 import { Tabs } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { HistoryFrames } from '../components/history-frames.tsx';
-import { RealtimeTrace } from '../components/realtime-trace.tsx';
+import { HistoryFrames } from '../../../features/device/components/history-frames.tsx';
+import { RealtimeTrace } from '../../../features/device/components/realtime-trace.tsx';
 import DeviceStorageTab from './device-storage.tab.tsx';
 import type { DeviceTabProps } from './tab-props.ts';
 

@@ -4,18 +4,18 @@ import { Button, Card, Flex, Result, Spin, Tabs, Typography } from 'antd';
 import type { ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
-import { errorText } from '../../../api/error-funnel.ts';
-import { useSession } from '../../../session/use-session.ts';
-import { thingQuery } from '../api/device.queries.ts';
-import { OnlineBadge } from '../components/device-state.tsx';
-import DbcDataTab from '../tabs/dbc-data.tab.tsx';
-import DeviceDataTab from '../tabs/device-data.tab.tsx';
-import DeviceManagementTab from '../tabs/device-management.tab.tsx';
-import EcuUpgradeTab from '../tabs/ecu-upgrade.tab.tsx';
-import GpsTrackTab from '../tabs/gps-track.tab.tsx';
-import type { DeviceTabProps } from '../tabs/tab-props.ts';
-import TriggerManagementTab from '../tabs/trigger-management.tab.tsx';
-import UdsDiagnosisTab from '../tabs/uds-diagnosis.tab.tsx';
+import { errorText } from '../../api/error-funnel.ts';
+import { thingQuery } from '../../features/device/api/device.queries.ts';
+import { OnlineBadge } from '../../features/device/components/device-state.tsx';
+import { useSession } from '../../session/use-session.ts';
+import DbcDataTab from './tabs/dbc-data.tab.tsx';
+import DeviceDataTab from './tabs/device-data.tab.tsx';
+import DeviceManagementTab from './tabs/device-management.tab.tsx';
+import EcuUpgradeTab from './tabs/ecu-upgrade.tab.tsx';
+import GpsTrackTab from './tabs/gps-track.tab.tsx';
+import type { DeviceTabProps } from './tabs/tab-props.ts';
+import TriggerManagementTab from './tabs/trigger-management.tab.tsx';
+import UdsDiagnosisTab from './tabs/uds-diagnosis.tab.tsx';
 
 /** Spec §2 device detail tabs, in order; each lives in its own file under tabs/. */
 const TABS: { key: string; label: string; Tab: ComponentType<DeviceTabProps> }[] = [

@@ -1,4 +1,4 @@
-import { EcuUpgradePanel } from '../../remote/components/ecu-upgrade-panel.tsx';
+import { EcuUpgradePanel } from '../../../features/remote/components/ecu-upgrade-panel.tsx';
 import type { DeviceTabProps } from './tab-props.ts';
 
 /** ECU upgrade (spec §2): flash an ECU behind this device. */

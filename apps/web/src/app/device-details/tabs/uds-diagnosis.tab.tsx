@@ -1,4 +1,4 @@
-import { UdsPanel } from '../../remote/components/uds-panel.tsx';
+import { UdsPanel } from '../../../features/remote/components/uds-panel.tsx';
 import type { DeviceTabProps } from './tab-props.ts';
 
 /** UDS diagnosis (spec §2): diagnostic services relayed through this device. */

@@ -1,4 +1,4 @@
-import { DbcDataPanel } from '../../dbc/components/dbc-data-panel.tsx';
+import { DbcDataPanel } from '../../../features/dbc/components/dbc-data-panel.tsx';
 import type { DeviceTabProps } from './tab-props.ts';
 
 /** DBC data (spec §2): built in the dbc feature, which owns DBC files, strategies and decoded signals. */

@@ -1,7 +1,7 @@
 import { Tabs } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { AlertEvents } from '../../trigger/components/alert-events.tsx';
-import { RuleList } from '../../trigger/components/rule-list.tsx';
+import { AlertEvents } from '../../../features/trigger/components/alert-events.tsx';
+import { RuleList } from '../../../features/trigger/components/rule-list.tsx';
 import type { DeviceTabProps } from './tab-props.ts';
 
 /** Trigger management of one device: its rules and the alert events they raised. */

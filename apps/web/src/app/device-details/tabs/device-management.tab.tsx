@@ -1,10 +1,10 @@
 import { Flex } from 'antd';
-import { ConfigEditor } from '../../remote/components/config-editor.tsx';
-import { DeviceCommands } from '../../remote/components/device-commands.tsx';
-import { FirmwareSection } from '../../remote/components/firmware-section.tsx';
-import { DeviceInfo } from '../components/device-info.tsx';
-import { EventLog } from '../components/event-log.tsx';
-import { StatusPanel } from '../components/status-panel.tsx';
+import { DeviceInfo } from '../../../features/device/components/device-info.tsx';
+import { EventLog } from '../../../features/device/components/event-log.tsx';
+import { StatusPanel } from '../../../features/device/components/status-panel.tsx';
+import { ConfigEditor } from '../../../features/remote/components/config-editor.tsx';
+import { DeviceCommands } from '../../../features/remote/components/device-commands.tsx';
+import { FirmwareSection } from '../../../features/remote/components/firmware-section.tsx';
 import type { DeviceTabProps } from './tab-props.ts';
 
 /** Device management (spec §2): status, the device record and key, the event log. Commands, upgrade and config come later. */

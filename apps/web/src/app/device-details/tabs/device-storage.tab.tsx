@@ -1,8 +1,8 @@
 import { Flex } from 'antd';
 import { useState } from 'react';
-import { RecallDialog } from '../../remote/components/recall-dialog.tsx';
-import { RecalledFiles } from '../../remote/components/recalled-files.tsx';
-import { StorageFiles } from '../../remote/components/storage-files.tsx';
+import { RecallDialog } from '../../../features/remote/components/recall-dialog.tsx';
+import { RecalledFiles } from '../../../features/remote/components/recalled-files.tsx';
+import { StorageFiles } from '../../../features/remote/components/storage-files.tsx';
 import type { DeviceTabProps } from './tab-props.ts';
 
 /** Device storage data (spec §4): the SD-card files with recall/delete, the recall progress and the recalled files. */

@@ -3,19 +3,21 @@ import type { Thing } from '@loggerhead/contract/schemas/things.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, DatePicker, Flex, Popconfirm, Progress, Space, Switch, Table, Tag, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Paginator } from '../../../components/data-view/paginator.tsx';
 import { firstPage, type PageState } from '../../../components/data-view/paging.ts';
 import { formatDateTime, formatRecallSize } from '../../../lib/format.ts';
-import { deviceKeys } from '../../device/api/device.queries.ts';
 import { firmwareApi } from '../api/firmware.api.ts';
 import { firmwareListQuery, remoteKeys, upgradesQuery } from '../api/remote.queries.ts';
 import { UPGRADE_COLOURS, upgradeStateKey, validSchedule } from '../lib/firmware-rules.ts';
 import { FirmwareUploadDialog } from './firmware-upload-dialog.tsx';
 
-/** Device management → firmware (spec §5): firmware of the device's model, upload, upgrade now or scheduled, live upgrade state. */
-export function FirmwareSection({ thing, tenantId }: { thing: Thing; tenantId: string }) {
+/**
+ * Device management → firmware (spec §5): firmware of the device's model, upload, upgrade now or scheduled, live upgrade state.
+ * `onUpgradeChange` is called when the device's latest upgrade moves on (started, progressed to another state, ended).
+ */
+export function FirmwareSection({ thing, tenantId, onUpgradeChange }: { thing: Thing; tenantId: string; onUpgradeChange?: () => void }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const client = useQueryClient();
@@ -47,15 +49,14 @@ export function FirmwareSection({ thing, tenantId }: { thing: Thing; tenantId: s
   const remove = useMutation({ mutationFn: (f: Firmware) => firmwareApi.remove(tenantId, f.firmware_id), onSuccess: refresh });
   const cancel = useMutation({ mutationFn: (u: Upgrade) => firmwareApi.cancel(tenantId, thing.id, u.id), onSettled: refresh });
   const current = upgrades.data?.[0];
-  // An upgrade that ends changes what the device reports (its firmware version): the status above refreshes.
+  // An upgrade that ends changes what the device reports (its firmware version): the page refreshes what it shows.
   const lastState = useRef<string | null>(null);
+  const upgradeChanged = useEffectEvent(() => onUpgradeChange?.());
   useEffect(() => {
     const state = current ? `${current.id}:${current.state}` : null;
-    if (lastState.current !== null && state !== lastState.current) {
-      client.invalidateQueries({ queryKey: deviceKeys.one(tenantId, thing.id) });
-    }
+    if (lastState.current !== null && state !== lastState.current) upgradeChanged();
     lastState.current = state;
-  }, [current, client, tenantId, thing.id]);
+  }, [current]);
   const scheduleOk = validSchedule(at?.valueOf() ?? null, Date.now());
 
   return (

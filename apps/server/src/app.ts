@@ -142,7 +142,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  const ingest = await createIngest({ config, database, log: app.log });
+  const events = new EventBus((err, event) => app.log.error({ err, event }, 'event listener failed'));
+  const ingest = await createIngest({ config, database, events, log: app.log });
   const broker = ingest.broker;
 
   const control = controlService({
@@ -155,7 +156,6 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   });
 
   const notifier = createNotifier({ raw: database.raw, smtpUrl: config.smtpUrl, mailFrom: config.mailFrom, smsUrl: config.smsUrl });
-  const events = new EventBus((err, event) => app.log.error({ err, event }, 'event listener failed'));
   const messages = messageService(database.raw, events);
   const billing = billingServices(database.raw, events);
   // Without an external broker this copy is the deployment's only one (docs/operations.md).

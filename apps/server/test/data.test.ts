@@ -158,9 +158,10 @@ describe('raw data: history, live, export, upload', () => {
     );
     // the device's connect reached the browser too
     expect(msgs).toContainEqual({ t: 'status', things_id: dev.id, online: true });
+    // Times on the socket in ms, the µs as the fraction.
     expect(got).toEqual([
-      [T0 + 7_200_000_000 + 5000, 0, 0x105, 0, '0500030405060708'],
-      [T0 + 7_200_000_000 + 21000, 0, 0x105, 0, '1500030405060708'],
+      [(T0 + 7_200_000_000 + 5000) / 1000, 0, 0x105, 0, '0500030405060708'],
+      [(T0 + 7_200_000_000 + 21000) / 1000, 0, 0x105, 0, '1500030405060708'],
     ]);
     const bad = new WebSocket(`ws://127.0.0.1:${addr.port}/v1/live?token=forged`);
     const code = await new Promise((r) => bad.once('close', (c) => r(c)));

@@ -148,7 +148,7 @@ describe(`live views across two server copies (${process.env.TEST_MQTT_URL ? 'TE
 
     const expected: Row[] = [];
     for (let seq = 1; seq <= sent; seq++) {
-      for (const f of frames(n, t0 + seq * 1_000_000)) expected.push([f.ts, f.channel, f.id, 0, hex(f.data)]);
+      for (const f of frames(n, t0 + seq * 1_000_000)) expected.push([f.ts / 1000, f.channel, f.id, 0, hex(f.data)]);
     }
     const rows = () => browser.msgs.flatMap((m) => (m.t === 'frames' ? (m.f as Row[]) : []));
     await until(
@@ -328,7 +328,7 @@ describe(`live views across two server copies (${process.env.TEST_MQTT_URL ? 'TE
       async () => browser.msgs.flatMap((m) => (m.t === 'frames' ? m.f : [])),
       (r) => r.length >= 10,
     );
-    expect(rows.map((r) => r[0])).toEqual(frames(10, t0).map((f) => f.ts));
+    expect(rows.map((r) => r[0])).toEqual(frames(10, t0).map((f) => f.ts / 1000));
     browser.ws.close();
   });
 });

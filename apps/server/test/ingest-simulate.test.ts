@@ -101,7 +101,8 @@ describe('loggerhead simulate', () => {
         const at = Date.now();
         const m = JSON.parse(raw.toString()) as { t: string; f?: [number, ...unknown[]][] };
         if (m.t === 'subscribed') resolve();
-        for (const f of m.f ?? []) arrivals.push({ ts: f[0], at });
+        // Sent in ms with the µs as the fraction.
+        for (const f of m.f ?? []) arrivals.push({ ts: Math.round(f[0] * 1000), at });
       }),
     );
     await new Promise((r) => ws.once('open', r));

@@ -1,6 +1,6 @@
 import { liveCurvesConfigKey } from '@loggerhead/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DecodedSamplesEvent } from '../src/modules/signals/signals.events.ts';
+import type { DecodedBatch } from '../src/modules/signals/signals.events.ts';
 import { createTestApp, type TestApp } from './helper.ts';
 import { bind, ingestFrames, rampFrame, testDbc, waveFrame } from './signals.fixtures.ts';
 import { makeDevice, makeTenant, type TenantFixture } from './things.fixtures.ts';
@@ -52,7 +52,7 @@ describe('decoded signals: decode on ingest, start / pause / unbind, history tab
   it('decodes started channels only, counts the bytes, and pauses', async () => {
     const dev = await makeDevice(t, tenant);
     expect((await bind(t, tenant, dev.id, 0, { dbc_id: dbcId })).statusCode).toBe(200);
-    const live: DecodedSamplesEvent[] = [];
+    const live: DecodedBatch[] = [];
     const off = t.app.ctx.events.on('signals.decoded', (e) => {
       live.push(e);
     });

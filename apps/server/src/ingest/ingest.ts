@@ -5,6 +5,7 @@ import { Aedes } from 'aedes';
 import type { Config } from '../config.ts';
 import { bytesCodec } from '../db/bytea.ts';
 import type { Database } from '../db/client.ts';
+import type { EventBus } from '../lib/events.ts';
 import { LiveHub } from '../live/live-hub.ts';
 import { attachDeviceHooks, cappedHandle } from './aedes-hooks.ts';
 import { type Broker, embeddedBroker, externalBroker } from './broker.ts';
@@ -42,14 +43,14 @@ export function deploymentId(config: Pick<Config, 'databaseUrl' | 'dataDir'>): s
     .slice(0, 8);
 }
 
-/** Wires broker → pipeline → chunk writer → live hub. */
-export async function createIngest(opts: { config: Config; database: Database; log: Log }): Promise<Ingest> {
-  const { config, database, log } = opts;
+/** Wires broker → pipeline → chunk writer → live hub (which hears decoded samples on `events`). */
+export async function createIngest(opts: { config: Config; database: Database; events: EventBus; log: Log }): Promise<Ingest> {
+  const { config, database, events, log } = opts;
   const raw = database.raw;
   const writer = new ChunkWriter(raw, { codec: bytesCodec(database.kind) });
   const devices = new DeviceDirectory(raw, log);
   const pipeline = new UplinkPipeline(raw, writer, devices);
-  const live = new LiveHub();
+  const live = new LiveHub({ events });
   devices.onOnlineChange = (thingsId, online) => live.publishStatus(thingsId, online);
   writer.on('committed', (chunks) => {
     for (const c of chunks) live.publishChunk(c.thingsId, c.data);

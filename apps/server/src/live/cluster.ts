@@ -4,7 +4,8 @@ import mqtt, { type MqttClient } from 'mqtt';
 import { z } from 'zod';
 import type { CommittedChunks, FrameChunk } from '../ingest/chunk-writer.ts';
 import type { AppEventName, AppEvents, EventBus } from '../lib/events.ts';
-import type { DecodedBatch, LiveHub } from './live-hub.ts';
+import type { DecodedBatch } from '../modules/signals/signals.events.ts';
+import type { LiveHub } from './live-hub.ts';
 
 /** Topics of the server copies among themselves; a broker's ACL must keep devices out of them. */
 export const CLUSTER_ROOT = 'loggerhead/cluster';
@@ -264,7 +265,11 @@ export class Cluster {
       this.o.hub.publishSignals({
         tenantId: m.data.tenantId,
         thingsId,
-        series: m.data.series.map((x) => ({ ...x, values: x.values.map((v) => v ?? Number.NaN) })),
+        series: m.data.series.map((x) => ({
+          ...x,
+          ts: Float64Array.from(x.ts),
+          values: Float64Array.from(x.values, (v) => v ?? Number.NaN),
+        })),
       });
     } else {
       this.malformed(this.liveTopic(thingsId), 'unknown kind');

@@ -1,8 +1,8 @@
 import { forEachFrame } from '@loggerhead/can/protocol/batch.ts';
 import { thinSeries } from '@loggerhead/can/series/thin.ts';
-import type { LiveServerMessage, LiveSignalSamples } from '@loggerhead/contract';
-
-type Row = [number, number, number, number, string];
+import type { LiveFrame, LiveServerMessage, LiveSignalSamples } from '@loggerhead/contract';
+import type { EventBus } from '../lib/events.ts';
+import type { DecodedBatch } from '../modules/signals/signals.events.ts';
 
 export interface LiveSubscriber {
   send(msg: LiveServerMessage): void;
@@ -14,16 +14,12 @@ interface Subscription {
   sub: LiveSubscriber;
   channels: Set<number> | null;
   ids: Set<number> | null;
-  pending: Row[];
+  pending: LiveFrame[];
   dropped: number;
 }
 
-/** Decoded samples of one batch of a device (the `signals.decoded` event's shape; times in µs). */
-export interface DecodedBatch {
-  tenantId: string;
-  thingsId: string;
-  series: { channel: number; message: string; signal: string; unit: string; ts: ArrayLike<number>; values: ArrayLike<number> }[];
-}
+/** What the hub reads of a decoded batch: the stored samples, for real-time curves. */
+export type DecodedSamples = Pick<DecodedBatch, 'tenantId' | 'thingsId' | 'series'>;
 
 interface PendingSignal {
   channel: number;
@@ -50,22 +46,25 @@ export function hex(b: Uint8Array): string {
 }
 
 /**
- * Fans committed frames out to browsers: per device, per subscriber filters, flushed as one
- * message per device every `intervalMs`, at most `maxPerFlush` frames (the rest counted as dropped).
- * Chunks are decoded only when someone watches that device.
+ * Fans committed frames and decoded samples out to browsers: per device, per subscriber filters,
+ * flushed as one message per device every `intervalMs`, at most `maxPerFlush` frames (the rest
+ * counted as dropped). Chunks are read only when someone watches that device; decoded samples come
+ * from the event bus (`signals.decoded`), heard while some browser watches signals. Times go out in
+ * ms since the epoch, µs kept as the fraction (the contract's LiveServerMessage).
  */
 export class LiveHub {
   private byDevice = new Map<string, Set<Subscription>>();
   private signalsByDevice = new Map<string, Set<SignalSubscription>>();
   private signalCount = 0;
-  private signalFeedOff: (() => void) | null = null;
-  private signalFeed: ((publish: (e: DecodedBatch) => void) => () => void) | null = null;
+  private decodedOff: (() => void) | null = null;
   private timer: NodeJS.Timeout | null = null;
   /** Called when a device gets its first watcher or loses its last one (frames or signals). */
   onWatchChange: ((thingsId: string) => void) | null = null;
 
   constructor(
     private readonly opts: {
+      /** Where decoded samples come from (`signals.decoded`); without it only `publishSignals` feeds the hub. */
+      events?: Pick<EventBus, 'on'>;
       intervalMs?: number;
       maxPerFlush?: number;
       maxBuffered?: number;
@@ -82,20 +81,8 @@ export class LiveHub {
   stop() {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    this.signalFeedOff?.();
-    this.signalFeedOff = null;
-  }
-
-  /**
-   * Where decoded samples come from: called with the hub's publish function while at least one
-   * browser watches signals (so nothing is copied for the hub when nobody does); returns the
-   * unsubscribe function.
-   */
-  setSignalFeed(feed: (publish: (e: DecodedBatch) => void) => () => void) {
-    this.signalFeedOff?.();
-    this.signalFeedOff = null;
-    this.signalFeed = feed;
-    if (this.signalCount) this.signalFeedOff = feed((e) => this.publishSignals(e));
+    this.decodedOff?.();
+    this.decodedOff = null;
   }
 
   watchingSignals(thingsId: string): boolean {
@@ -122,7 +109,9 @@ export class LiveHub {
     const set = this.signalsByDevice.get(thingsId) ?? new Set();
     set.add(s);
     this.signalsByDevice.set(thingsId, set);
-    if (this.signalCount++ === 0 && this.signalFeed) this.signalFeedOff = this.signalFeed((e) => this.publishSignals(e));
+    // The bus is heard only while some browser watches signals.
+    if (this.signalCount++ === 0 && this.opts.events)
+      this.decodedOff = this.opts.events.on('signals.decoded', (e) => this.publishSignals(e));
     if (set.size === 1) this.onWatchChange?.(thingsId);
     let done = false;
     return () => {
@@ -134,14 +123,17 @@ export class LiveHub {
         this.onWatchChange?.(thingsId);
       }
       if (--this.signalCount === 0) {
-        this.signalFeedOff?.();
-        this.signalFeedOff = null;
+        this.decodedOff?.();
+        this.decodedOff = null;
       }
     };
   }
 
-  /** Decoded samples of one batch: queued for the device's signal subscribers of the same tenant. */
-  publishSignals(e: DecodedBatch) {
+  /**
+   * Decoded samples of one batch (µs times): queued for the device's signal subscribers of the same
+   * tenant. The bus calls it, and the cluster fan-out with the samples of another server copy.
+   */
+  publishSignals(e: DecodedSamples) {
     const subs = this.signalsByDevice.get(e.thingsId);
     if (!subs?.size) return;
     const max = this.opts.maxSamplesPerSignal ?? 200;
@@ -199,7 +191,7 @@ export class LiveHub {
     return { frames: [...this.byDevice.keys()], signals: [...this.signalsByDevice.keys()] };
   }
 
-  /** A committed chunk of a device. */
+  /** A committed chunk of a device (as stored: µs times). */
   publishChunk(thingsId: string, data: Uint8Array) {
     const subs = this.byDevice.get(thingsId);
     if (!subs?.size) return;
@@ -210,7 +202,7 @@ export class LiveHub {
           s.dropped++;
           return true;
         }
-        s.pending.push([ts, ch, id, fl, hex(payload)]);
+        s.pending.push([ts / 1000, ch, id, fl, hex(payload)]);
         return true;
       });
     }

@@ -11,8 +11,6 @@ import { socketRegistry } from './socket-registry.ts';
  * socket lives as long as its session and rights (live/socket-registry.ts).
  */
 export function liveRoutes(app: LoggerheadApp, ctx: AppContext) {
-  // Decoded samples reach the hub only while some browser watches signals.
-  ctx.ingest.live.setSignalFeed((publish) => ctx.events.on('signals.decoded', publish));
   const registry = socketRegistry(app);
   /** Why `auth` may not read the device's live data now, or null when it may. */
   const deviceRefusal = async (auth: Auth, thingsId: string): Promise<{ code: string; message: string } | null> => {

@@ -104,8 +104,12 @@ export type UploadResult = z.infer<typeof UploadResultSchema>;
 /**
  * Live raw trace over `/v1/live?token=…`. The browser sends subscribe / unsubscribe;
  * the server answers with batched frame messages, at most one per device every 100 ms.
- * A frame in `f` is `[ts_us, channel, id, flags, hexData]`; flags bits as the device protocol
+ * A frame in `f` is `[ts, channel, id, flags, hexData]`; flags bits as the device protocol
  * (1 ext, 2 fd, 4 brs, 8 esi, 16 rtr, 32 err, 64 tx).
+ *
+ * One unit of time on this socket, as in the rest of the API: ms since the Unix epoch, the device's
+ * µs precision kept as the fraction (`Math.round(ts * 1000)` gives the µs back exactly) — frame
+ * times in `f` and sample times in `signals` alike.
  */
 export const LiveClientMessageSchema = z.discriminatedUnion('op', [
   z.object({
@@ -130,8 +134,8 @@ export const LiveClientMessageSchema = z.discriminatedUnion('op', [
 export type LiveClientMessage = z.infer<typeof LiveClientMessageSchema>;
 
 /**
- * Decoded samples of one signal pushed live: times in ms since the epoch (µs precision kept as a
- * fraction), time-ordered. At most a few hundred per signal per push; when more were decoded they
+ * Decoded samples of one signal pushed live: times in ms since the epoch (µs precision kept as the
+ * fraction, as every time on the socket), time-ordered. At most a few hundred per signal per push; when more were decoded they
  * are thinned to the minimum and maximum of equal slices (and the newest sample), and `thinned`
  * says how many were left out.
  */
@@ -145,8 +149,11 @@ export interface LiveSignalSamples {
   thinned?: number;
 }
 
+/** `[ts (ms, µs as the fraction), channel, id, flags, hexData]`. */
+export type LiveFrame = [number, number, number, number, string];
+
 export type LiveServerMessage =
-  | { t: 'frames'; things_id: string; f: [number, number, number, number, string][]; dropped?: number }
+  | { t: 'frames'; things_id: string; f: LiveFrame[]; dropped?: number }
   | { t: 'subscribed'; things_id: string }
   | { t: 'signals-subscribed'; things_id: string }
   | { t: 'signals'; things_id: string; s: LiveSignalSamples[] }

@@ -4,7 +4,7 @@ import type { RawSql } from '../../db/client.ts';
 import type { FrameChunk } from '../../ingest/chunk-writer.ts';
 import type { EventBus } from '../../lib/events.ts';
 import type { ChannelPlan, DecoderCache } from './decoder-cache.ts';
-import type { DecodedSamplesEvent } from './signals.events.ts';
+import type { DecodedBatch } from './signals.events.ts';
 import type { SignalsRepository } from './signals.repository.ts';
 import { type SeriesSamples, writeSamples } from './signals.writer.ts';
 
@@ -203,7 +203,7 @@ export class SignalIngest {
     if (bytes && usage) await usage.add(tenantId, thingsId, bytes);
     // Back-filled (old) samples are not news for real-time curves.
     if (only === undefined && events.listenerCount('signals.decoded')) {
-      const ev: DecodedSamplesEvent = {
+      const ev: DecodedBatch = {
         tenantId,
         thingsId,
         series: accs.map((a) => ({

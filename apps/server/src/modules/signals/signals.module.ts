@@ -5,7 +5,7 @@ import type { EventBus } from '../../lib/events.ts';
 import { backfillService } from './backfill.service.ts';
 import { busStatsService } from './bus-stats.service.ts';
 import { DecoderCache } from './decoder-cache.ts';
-import type { DecodedSamplesEvent } from './signals.events.ts';
+import type { DecodedBatch } from './signals.events.ts';
 import { SignalIngest } from './signals.ingest.ts';
 import { signalsRepository } from './signals.repository.ts';
 import { signalsQueryService } from './signals.service.ts';
@@ -62,7 +62,7 @@ export function createSignals(deps: SignalsDeps) {
     /** Decoding of a channel's stored frames when parsing starts (an option, default off). */
     backfill,
     /** Live samples of one device; returns the unsubscribe function. */
-    subscribe(thingsId: string, listener: (e: DecodedSamplesEvent) => void) {
+    subscribe(thingsId: string, listener: (e: DecodedBatch) => void) {
       return deps.events.on('signals.decoded', (e) => {
         if (e.thingsId === thingsId) listener(e);
       });

@@ -109,7 +109,7 @@ function TraceRow({ ring, index }: { ring: FrameRing; index: number }) {
   return (
     <div className={`lh-trace__row${cls}`} data-testid="live-row">
       <span>{ring.seq[s]}</span>
-      <span>{formatMicroTime(ring.ts[s])}</span>
+      <span>{formatMicroTime(ring.tsUs(s))}</span>
       <span>CAN{ring.channel[s]}</span>
       <span data-testid="live-id">{frameIdText(ring.id[s], flags)}</span>
       <span>{frameKind(flags, t)}</span>

@@ -33,6 +33,13 @@ describe('live frame ring', () => {
     expect(r.total).toBe(0);
   });
 
+  it('gives back the µs of a time sent in ms with the µs as the fraction', () => {
+    const r = new FrameRing(4);
+    const us = [1_767_607_200_123_457, 1_767_607_200_123_458, 1_799_999_999_999_999];
+    r.push(us.map((t, i): LiveFrame => [t / 1000, 0, i, 0, '']));
+    expect(Array.from({ length: 3 }, (_, i) => r.tsUs(r.slot(i)))).toEqual(us);
+  });
+
   it('holds 10000 frames pushed at 5000 per batch without losing order', () => {
     const r = new FrameRing(10_000);
     for (let b = 0; b < 5; b++) r.push(Array.from({ length: 5000 }, (_, i) => frame(b * 5000 + i)));

@@ -1,5 +1,7 @@
-/** One live frame as the hub sends it: [ts µs, channel, id, flags, hex payload]. */
-export type LiveFrame = [number, number, number, number, string];
+import type { LiveFrame } from '@loggerhead/contract/schemas/data.ts';
+
+/** One live frame as the hub sends it: [ts (ms, µs as the fraction), channel, id, flags, hex payload]. */
+export type { LiveFrame };
 
 /**
  * The newest `capacity` frames of the live trace, column-wise in typed arrays, so that
@@ -8,6 +10,7 @@ export type LiveFrame = [number, number, number, number, string];
  * oldest keeps the trace moving instead of blanking it).
  */
 export class FrameRing {
+  /** As sent: ms since the epoch, µs as the fraction. */
   readonly ts: Float64Array;
   readonly channel: Uint8Array;
   readonly id: Uint32Array;
@@ -53,6 +56,11 @@ export class FrameRing {
       if (this.size < this.capacity) this.size++;
       else this.head = (this.head + 1) % this.capacity;
     }
+  }
+
+  /** A frame's time in µs (what the trace shows), exact: the fraction of the ms sent holds the µs. */
+  tsUs(slot: number): number {
+    return Math.round(this.ts[slot] * 1000);
   }
 
   /** The storage slot of the i-th oldest frame (0 ≤ i < length). */

@@ -147,7 +147,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const broker = ingest.broker;
 
   const control = controlService({
-    repo: controlRepository(database.db),
+    repo: controlRepository(database.raw),
     signer,
     sessionTtl: config.sessionTtl,
     loadGrants: async (userId) => {

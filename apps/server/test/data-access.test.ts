@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
  */
 const SRC = path.resolve(import.meta.dirname, '../src');
 
-/** A call on the SQL client: raw SQL (`raw.query`, `tx.exec`, …) or a Drizzle builder (`db.select`, …). */
+/** A call on the SQL client (`raw.query`, `tx.exec`, …); `db.select`-like builder chains count too, should one come back. */
 const SQL_CALL = /\b(?:raw|tx|db|client|pool|c)\s*\.\s*(?:query|exec|select|insert|update|delete|execute)\b/g;
 
 /** Files that may call the SQL client although they are not repositories, each with its reason. */

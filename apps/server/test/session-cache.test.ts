@@ -89,7 +89,7 @@ describe('session cache', () => {
     const mgr = await activeTenant(t);
     let clock = Date.now();
     const control = controlService({
-      repo: controlRepository(t.database.db),
+      repo: controlRepository(t.database.raw),
       signer: t.app.ctx.signer,
       sessionTtl: 3600,
       loadGrants: async () => new Set(),

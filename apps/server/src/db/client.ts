@@ -1,16 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
-import * as schema from './schema/index.ts';
 
-// biome-ignore lint/suspicious/noExplicitAny: both drivers share the PgDatabase surface
-export type Db = PgDatabase<PgQueryResultHKT & any, typeof schema>;
-
-/** Minimal raw SQL surface both drivers provide, for hot paths and migrations. */
+/** The SQL surface both drivers provide; every query (repositories, migrations) goes through it. */
 export interface RawSql {
   query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<{ rows: T[] }>;
   /** Runs several statements (no parameters), e.g. a migration file. */
@@ -23,7 +16,6 @@ export interface Database {
   kind: 'pglite' | 'postgres';
   /** The embedded engine itself (PGlite only). */
   pglite?: PGlite;
-  db: Db;
   raw: RawSql;
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -47,7 +39,6 @@ async function openPglite(dir: string | undefined, loadDataDir?: Blob): Promise<
   // In memory it is 'memory://', not undefined: PGlite ignores `loadDataDir` without a data dir.
   const client = new PGlite(dir ?? 'memory://', loadDataDir ? { loadDataDir } : {});
   await client.waitReady;
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
   const wrap = (c: Pick<PGlite, 'query' | 'exec'>): RawSql => ({
     async query<T>(text: string, params?: unknown[]) {
       const r = await c.query<T>(text, params as unknown[]);
@@ -61,7 +52,6 @@ async function openPglite(dir: string | undefined, loadDataDir?: Blob): Promise<
   return {
     kind: 'pglite',
     pglite: client,
-    db,
     raw: wrap(client),
     async ping() {
       try {
@@ -82,7 +72,6 @@ async function openPostgres(url: string): Promise<Database> {
   pg.types.setTypeParser(20, (v) => Number(v));
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   pool.on('error', () => {});
-  const db = drizzlePg(pool, { schema }) as unknown as Db;
   const wrapClient = (c: pg.PoolClient): RawSql => ({
     async query<T>(text: string, params?: unknown[]) {
       const r = await c.query(text, params);
@@ -130,7 +119,6 @@ async function openPostgres(url: string): Promise<Database> {
   await pool.query('select 1');
   return {
     kind: 'postgres',
-    db,
     raw,
     async ping() {
       try {

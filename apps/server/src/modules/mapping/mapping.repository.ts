@@ -1,7 +1,13 @@
 import type { DbcMessageInfo, StrategySignalRef } from '@loggerhead/contract';
 import type { RawSql } from '../../db/client.ts';
-import type { DbcWarningRow } from '../../db/schema/signals.ts';
 import type { Auth } from '../../lib/auth.ts';
+
+/** A line of a DBC file the parser skipped, as stored in `dbc_files.warnings` (jsonb). */
+export interface DbcWarningRow {
+  line: number;
+  col: number;
+  reason: string;
+}
 
 export interface DbcRow {
   id: string;

@@ -1,8 +1,22 @@
 import type { DeviceAccess, ThingListQuery } from '@loggerhead/contract';
 import type { RawSql } from '../../db/client.ts';
-import type { ThingChannel, ThingLabel } from '../../db/schema/devices.ts';
 import type { Auth } from '../../lib/auth.ts';
 import { restrictedUser } from './things.access.ts';
+
+/** One CAN channel of a device as stored in `things.attributes.channels` (jsonb). */
+export interface ThingChannel {
+  index: number;
+  typeId?: number | null;
+  status?: number | null;
+  signalStrategy?: string | null;
+}
+
+/** One tenant label value of a device as stored in `things.labels` (jsonb). */
+export interface ThingLabel {
+  tenantLabelId: string;
+  labelValue: string;
+  description?: string | null;
+}
 
 export interface ThingRow {
   id: string;

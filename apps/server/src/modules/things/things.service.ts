@@ -11,11 +11,10 @@ import {
 } from '@loggerhead/contract';
 import type { RawSql } from '../../db/client.ts';
 import { epochMs as ms } from '../../db/rows.ts';
-import type { ThingChannel } from '../../db/schema/devices.ts';
 import type { Auth } from '../../lib/auth.ts';
 import { ApiError, badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { requireDevice } from './things.access.ts';
-import { type DeviceTypeRow, type ThingRow, thingsRepository } from './things.repository.ts';
+import { type DeviceTypeRow, type ThingChannel, type ThingRow, thingsRepository } from './things.repository.ts';
 
 export interface ThingsDeps {
   raw: RawSql;

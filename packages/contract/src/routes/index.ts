@@ -25,12 +25,14 @@
  * - health (the health check): ./health.ts
  * - userConfig (the signed-in user's own settings): ./user-config.ts
  * - webConfig (what the console loads before login: global config, deploy info): ./web-config.ts
+ * - billing (packages, capacity usage, capacity requests, the TPS estimator): ./billing.ts
  *
  * Not yet converted (still declared in their server route files and re-declared by the web):
  * every other module under apps/server/src/modules.
  */
 
 import { AlertEventRoutes, AlertRoutes } from './alert.ts';
+import { BillingRoutes } from './billing.ts';
 import { CommandRoutes } from './command.ts';
 import { ConfigRoutes } from './config.ts';
 import { DashboardRoutes } from './dashboard.ts';
@@ -55,6 +57,7 @@ import { WebConfigRoutes } from './web-config.ts';
 import { WorkOrderRoutes } from './workorder.ts';
 
 export { AlertEventRoutes, AlertRoutes } from './alert.ts';
+export { BillingRoutes } from './billing.ts';
 export { CommandRoutes } from './command.ts';
 export { ConfigRoutes } from './config.ts';
 export { DashboardRoutes } from './dashboard.ts';
@@ -104,4 +107,5 @@ export const Routes = {
   health: HealthRoutes,
   userConfig: UserConfigRoutes,
   webConfig: WebConfigRoutes,
+  billing: BillingRoutes,
 } as const;

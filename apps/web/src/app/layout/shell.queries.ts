@@ -1,7 +1,6 @@
 import { type RouteBody, type RouteQuery, Routes } from '@loggerhead/contract/routes/index.ts';
-import type { Usage } from '@loggerhead/contract/schemas/billing.ts';
 import { queryOptions } from '@tanstack/react-query';
-import { api, call } from '../../api/client.ts';
+import { call } from '../../api/client.ts';
 
 /** Spec §9: messages are polled every minute. */
 export const MESSAGE_POLL_MS = 60_000;
@@ -31,7 +30,7 @@ export const shellApi = {
   updateMessages: (tenantId: string, userId: string, body: RouteBody<typeof M.update>) =>
     call(M.update, { params: { tenant_id: tenantId, user_id: userId }, body }),
   usage: (tenantId: string, signal?: AbortSignal) =>
-    api.get<Usage>(`/data-mgmt/tenants/${encodeURIComponent(tenantId)}/usage`, { signal, timeout: 120_000 }),
+    call(Routes.billing.usage, { params: { tenant_id: tenantId }, signal, timeout: 120_000 }),
 };
 
 /** The announcements that apply to this user now (both kinds); failures leave the bar hidden. */

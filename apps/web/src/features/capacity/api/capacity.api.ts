@@ -1,18 +1,10 @@
 import { Timeouts } from '@loggerhead/contract/api.ts';
-import { type RouteBody, Routes } from '@loggerhead/contract/routes/index.ts';
-import type {
-  CapacityRequest,
-  TenantPackage,
-  ThingUsagePageSchema,
-  TpsRequest,
-  TpsResponse,
-  Usage,
-} from '@loggerhead/contract/schemas/billing.ts';
-import type { WorkOrderDetail } from '@loggerhead/contract/schemas/workorder.ts';
-import type { z } from 'zod';
-import { api, call } from '../../../api/client.ts';
+import { type RouteBody, type RouteQuery, type RouteResponse, Routes } from '@loggerhead/contract/routes/index.ts';
+import { call } from '../../../api/client.ts';
 
-export type ThingUsagePage = z.infer<typeof ThingUsagePageSchema>;
+const B = Routes.billing;
+
+export type ThingUsagePage = RouteResponse<typeof B.usageByThing>;
 export interface DeviceRef {
   id: string;
   third_things_id: string;
@@ -21,20 +13,15 @@ export interface DeviceRef {
   info_model_name: string;
 }
 
-const tenant = (id: string) => encodeURIComponent(id);
-
 /** Capacity, package, TPS estimate and the capacity request (a work order of type capacity). */
 export const capacityApi = {
-  usage: (tenantId: string, signal?: AbortSignal) =>
-    api.get<Usage>(`/data-mgmt/tenants/${tenant(tenantId)}/usage`, { signal, timeout: Timeouts.usage }),
-  perDevice: (tenantId: string, q: { current_page: number; page_size: number }, signal?: AbortSignal) =>
-    api.get<ThingUsagePage>(`/data-mgmt/tenants/${tenant(tenantId)}/usage/things`, { signal, query: q, timeout: Timeouts.usage }),
-  package: (tenantId: string, signal?: AbortSignal) => api.get<TenantPackage>(`/billing/tenants/${tenant(tenantId)}/package`, { signal }),
-  request: (tenantId: string, body: CapacityRequest) =>
-    api.post<WorkOrderDetail>(`/billing/tenants/${tenant(tenantId)}/capacity-requests`, body, {
-      permission: 'workorder:workorder:create',
-    }),
-  assessTps: (body: TpsRequest) => api.post<TpsResponse>('/billing/tools/assess-tps', body),
+  usage: (tenantId: string, signal?: AbortSignal) => call(B.usage, { params: { tenant_id: tenantId }, signal, timeout: Timeouts.usage }),
+  perDevice: (tenantId: string, query: RouteQuery<typeof B.usageByThing>, signal?: AbortSignal) =>
+    call(B.usageByThing, { params: { tenant_id: tenantId }, query, signal, timeout: Timeouts.usage }),
+  package: (tenantId: string, signal?: AbortSignal) => call(B.tenantPackage, { params: { tenant_id: tenantId }, signal }),
+  request: (tenantId: string, body: RouteBody<typeof B.requestCapacity>) =>
+    call(B.requestCapacity, { params: { tenant_id: tenantId }, body }),
+  assessTps: (body: RouteBody<typeof B.assessTps>) => call(B.assessTps, { body }),
   /** Spec §7: the device picker lists things with page size 9999. */
   devices: async (tenantId: string, signal?: AbortSignal): Promise<DeviceRef[]> =>
     (

@@ -1,6 +1,5 @@
 import { type RouteBody, type RouteResponse, Routes, routePath } from '@loggerhead/contract/routes/index.ts';
-import type { TenantPackage } from '@loggerhead/contract/schemas/billing.ts';
-import { api, call } from '../../../api/client.ts';
+import { call } from '../../../api/client.ts';
 import { fetchFile, saveBlob } from '../../../components/data-view/file-download.ts';
 
 const R = Routes.recall;
@@ -38,6 +37,5 @@ export const recallApi = {
   removeRecalled: (tenantId: string, name: string) => call(R.remove, { params: { tenant_id: tenantId }, query: { name, type: 'dev' } }),
   importToHistory: (tenantId: string, name: string) =>
     call(R.importToHistory, { params: { tenant_id: tenantId }, body: { name }, timeout: 120_000 }),
-  package: (tenantId: string, signal?: AbortSignal) =>
-    api.get<TenantPackage>(`/billing/tenants/${encodeURIComponent(tenantId)}/package`, { signal }),
+  package: (tenantId: string, signal?: AbortSignal) => call(Routes.billing.tenantPackage, { params: { tenant_id: tenantId }, signal }),
 };

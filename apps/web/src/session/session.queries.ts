@@ -45,10 +45,9 @@ export const selfQuery = () =>
 
 /**
  * The caller's own account with its personal details (the user centre, the dashboard's read-only
- * flag). It keeps the key it had in the user feature, outside `sessionKeys.user()`, so unlike the
- * session's `selfQuery` a login or logout does not drop it.
+ * flag). A login or logout drops it with every other account's data (`forgetAccountData`).
  */
-export const selfDetailKey = ['user', 'self'] as const;
+export const selfDetailKey = [...sessionKeys.user(), 'self-detail'] as const;
 
 export const selfDetailQuery = () => queryOptions({ queryKey: selfDetailKey, queryFn: ({ signal }) => sessionApi.selfDetail(signal) });
 

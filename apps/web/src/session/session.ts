@@ -17,7 +17,7 @@ export function isSignedIn(): boolean {
  */
 export async function startSession(qc: QueryClient, res: LoginResponse, username: string): Promise<void> {
   storeSession({ token: res.token, ujwt: res.ujwt, session_id: res.session_id, username });
-  qc.removeQueries({ queryKey: sessionKeys.user() });
+  forgetAccountData(qc);
   const settle = <T>(p: Promise<T>) => p.catch(() => null);
   const [, privileges, self] = await Promise.all([
     settle(qc.fetchQuery(globalConfigQuery())),
@@ -53,5 +53,15 @@ export async function endSession(qc: QueryClient): Promise<void> {
   if (sessionId) await sessionApi.logout(sessionId).catch(() => {});
   clearSession();
   storeCustomization(null);
-  qc.removeQueries({ queryKey: sessionKeys.user() });
+  forgetAccountData(qc);
+}
+
+/**
+ * Everything cached for an account (devices, lists, the user's own details, …) goes when a session
+ * starts or ends: the next account in this browser must never see the last one's data, whatever key
+ * a feature filed it under. Only the console's pre-login configuration stays.
+ */
+export function forgetAccountData(qc: QueryClient): void {
+  const keep = JSON.stringify(sessionKeys.globalConfig());
+  qc.removeQueries({ predicate: (q) => JSON.stringify(q.queryKey) !== keep });
 }

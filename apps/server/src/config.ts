@@ -70,6 +70,25 @@ export interface Config {
    * resumed or failed by another copy (`JOB_LEASE_SECONDS`, 30). Only matters with several copies.
    */
   jobLeaseSeconds: number;
+  /** The Groovy runtime of test management (docs/test-management.md). */
+  groovy: GroovyConfig;
+}
+
+export interface GroovyConfig {
+  /** Worker JVMs kept warm (`GROOVY_WORKERS`, 2; 0 switches the runtime off). */
+  workers: number;
+  /** Heap cap of each worker JVM, MB (`GROOVY_HEAP_MB`, 256). */
+  heapMb: number;
+  /** CPU time one script run may use, s (`GROOVY_CPU_SECONDS`, 20). */
+  cpuSeconds: number;
+  /** Wall time one script run may take, s (`GROOVY_WALL_SECONDS`, 60). */
+  wallSeconds: number;
+  /** Output (log, metrics, tables) one run may produce, KB (`GROOVY_OUTPUT_KB`, 1024). */
+  outputKb: number;
+  /** Frames one run may analyse (`GROOVY_MAX_FRAMES`, 200000). */
+  maxFrames: number;
+  /** Start the workers with the server (`GROOVY_WARM`, on); off: at the first validation or run. */
+  warm: boolean;
 }
 
 /** At most `perAddress` requests from one client address, and `perAccount` naming one account, per window; 0 = no limit. */
@@ -216,6 +235,15 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     mapTileUrl: mapTileUrl(env),
     mapAttribution: env.MAP_ATTRIBUTION?.trim() ?? '',
     jobLeaseSeconds: positiveInt(env, 'JOB_LEASE_SECONDS', 30),
+    groovy: {
+      workers: env.GROOVY_WORKERS === '0' ? 0 : positiveInt(env, 'GROOVY_WORKERS', 2),
+      heapMb: positiveInt(env, 'GROOVY_HEAP_MB', 256),
+      cpuSeconds: positiveInt(env, 'GROOVY_CPU_SECONDS', 20),
+      wallSeconds: positiveInt(env, 'GROOVY_WALL_SECONDS', 60),
+      outputKb: positiveInt(env, 'GROOVY_OUTPUT_KB', 1024),
+      maxFrames: positiveInt(env, 'GROOVY_MAX_FRAMES', 200_000),
+      warm: bool(env, 'GROOVY_WARM', true),
+    },
   };
 }
 

@@ -222,8 +222,11 @@ async function postgresTemplate(server: string): Promise<string> {
 
 export function testConfig(overrides: Partial<Config> = {}): Config {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lh-test-'));
+  const loaded = loadConfig({}, dataDir);
   return {
-    ...loadConfig({}, dataDir),
+    ...loaded,
+    // Groovy workers start with the first script a test validates or runs, not with every test app.
+    groovy: { ...loaded.groovy, warm: false },
     port: 0,
     mqttPort: 0,
     host: '127.0.0.1',

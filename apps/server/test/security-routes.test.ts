@@ -76,10 +76,16 @@ const SIGNED_IN_ROUTES: Record<string, string> = {
   'GET /v1/data-mgmt/tenants/:tenant_id/usage/things': 'own tenant usage by device',
   'POST /v1/billing/tools/assess-tps': 'a calculator, no data',
   'GET /v1/data-mgmt/tenants/:tenant_id/dashboards': 'dashboards of the devices the caller may read',
+  'GET /v1/test-mgmt/runtime': 'whether the Groovy runtime is installed (no tenant data)',
 };
 
 /** WebSockets that check the session token of their query themselves. */
-const SOCKET_ROUTES = ['GET /v1/live', 'GET /v1/messages/live', 'GET /v1/things/tenants/:tenant_id/things/:things_id/remote/live'];
+const SOCKET_ROUTES = [
+  'GET /v1/live',
+  'GET /v1/messages/live',
+  'GET /v1/things/tenants/:tenant_id/things/:things_id/remote/live',
+  'GET /v1/test-mgmt/tenants/:tenant_id/runs/live',
+];
 
 let t: TestApp;
 let handlerRuns: string[] = [];

@@ -207,6 +207,28 @@ export const ErrorCodes = {
   // Notices
   'notice.bad-range': { message: 'The end time must be after the start time', status: 400 },
   'notice.upgrade-needs-window': { message: 'An upgrade notice needs a version, a start time and an end time', status: 400 },
+  // Test management: scripts, routines, runs (docs/test-management.md)
+  'test.runtime-unavailable': {
+    message: 'The Groovy runtime is not installed on the server; enable it with: apt-get install -y groovy',
+    status: 503,
+  },
+  'test.script-name-used': { message: 'An analysis script with this name already exists', status: 409 },
+  'test.script-in-use': { message: 'The analysis script is used by a routine: change or delete the routine first', status: 409 },
+  'test.routine-name-used': { message: 'A test routine with this name already exists', status: 409 },
+  'test.bad-import': { message: 'The file is not an analysis script (a .groovy file or an exported .json)', status: 400 },
+  'test.not-cancellable': { message: 'Only a queued or running test can be cancelled', status: 409 },
+  'test.run-active': { message: 'A running test cannot be deleted: cancel it first', status: 409 },
+  /** Reasons a run ends with (stored as its reason_code; the console translates them). */
+  'test.cancelled': { message: 'Cancelled by the user' },
+  'test.step-failed': { message: 'The device did not carry out a step of the routine' },
+  'test.too-much-data': { message: 'Too many frames to analyse: collect fewer channels or IDs, or a shorter time' },
+  'test.limit-cpu': { message: 'The script used more CPU time than allowed' },
+  'test.limit-wall': { message: 'The script ran longer than allowed' },
+  'test.limit-memory': { message: 'The script used more memory than allowed' },
+  'test.limit-output': { message: 'The script produced more output than allowed' },
+  'test.script-rejected': { message: 'The script does not compile or uses something the sandbox forbids' },
+  'test.script-error': { message: 'The script stopped with an error' },
+  'test.worker-lost': { message: 'The analysis worker stopped unexpectedly' },
 } as const satisfies Record<string, ErrorEntry>;
 
 /** A code of the registry: the server's throw helpers take only these. */

@@ -26,4 +26,5 @@ export * from './schemas/firmware.ts';
 export * from './schemas/ecu.ts';
 export * from './schemas/uds.ts';
 export * from './schemas/dashboard.ts';
+export * from './schemas/testmgmt.ts';
 export * from './routes/index.ts';

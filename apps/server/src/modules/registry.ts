@@ -22,6 +22,7 @@ import { notificationRoutes } from './notification/notification.routes.ts';
 import { opLogRoutes } from './oplog/oplog.routes.ts';
 import { signalsRoutes } from './signals/signals.routes.ts';
 import { tenantModule } from './tenant/tenant.module.ts';
+import { testmgmtModule } from './testmgmt/testmgmt.module.ts';
 import { thingsRoutes } from './things/things.routes.ts';
 import { userConfigRoutes } from './user-config/user-config.routes.ts';
 import { webConfigRoutes } from './web-config/web-config.routes.ts';
@@ -65,9 +66,11 @@ export const modules: ModuleRegistrar[] = [
   (app, ctx) => alertModule(app, ctx),
   (app, ctx) => fenceRoutes(app, ctx),
   (app, ctx) => gpsRoutes(app, ctx),
-  // Remote operations: commands, CAN send, config, file recall, firmware, ECU files, UDS and ECU flashing.
+  // Remote operations: commands, CAN send, config, file recall, firmware, ECU files, UDS and ECU flashing;
+  // test management sends its routines' steps through the same commands.
   async (app, ctx) => {
-    await remoteModule(app, ctx);
+    const { commands } = await remoteModule(app, ctx);
+    testmgmtModule(app, ctx, commands);
   },
   // Last: the experience account's demo is seeded through the modules above, once they are ready.
   (app, ctx) => experienceModule(app, ctx),

@@ -26,6 +26,7 @@
  * - userConfig (the signed-in user's own settings): ./user-config.ts
  * - webConfig (what the console loads before login: global config, deploy info): ./web-config.ts
  * - billing (packages, capacity usage, capacity requests, the TPS estimator): ./billing.ts
+ * - testmgmt (test management: analysis scripts, routines, runs and reports): ./testmgmt.ts
  *
  * Not yet converted (still declared in their server route files and re-declared by the web):
  * every other module under apps/server/src/modules.
@@ -50,6 +51,7 @@ import { NotificationRoutes } from './notification.ts';
 import { OpLogRoutes } from './oplog.ts';
 import { RecallRoutes } from './recall.ts';
 import { SignalsRoutes } from './signals.ts';
+import { TestMgmtRoutes } from './testmgmt.ts';
 import { ThingsRoutes } from './things.ts';
 import { UdsRoutes } from './uds.ts';
 import { UserConfigRoutes } from './user-config.ts';
@@ -76,6 +78,7 @@ export { NotificationRoutes } from './notification.ts';
 export { OpLogRoutes } from './oplog.ts';
 export { RecallRoutes } from './recall.ts';
 export { SignalsRoutes } from './signals.ts';
+export { TestMgmtRoutes } from './testmgmt.ts';
 export { ThingsRoutes } from './things.ts';
 export { UdsRoutes } from './uds.ts';
 export { UserConfigRoutes } from './user-config.ts';
@@ -108,4 +111,5 @@ export const Routes = {
   userConfig: UserConfigRoutes,
   webConfig: WebConfigRoutes,
   billing: BillingRoutes,
+  testmgmt: TestMgmtRoutes,
 } as const;

@@ -228,6 +228,15 @@ export function commandService(deps: CommandServiceDeps, repo: CommandRepository
       });
     },
 
+    /**
+     * `waitFinal` for a command known by its correlation id (a feature that noted the id and is
+     * resuming after a restart); null when the device has no such command.
+     */
+    async waitFinalById(thingsId: string, correlationId: string): Promise<CommandRow | null> {
+      const row = await repo.byCorrelation(thingsId, correlationId);
+      return row ? this.waitFinal(row) : null;
+    },
+
     async get(auth: Auth, thingsId: string, correlationId: string): Promise<Command> {
       await requireDevice(raw, auth, thingsId, 'read');
       const r = await repo.get(auth.tenantId, thingsId, correlationId);

@@ -1,0 +1,266 @@
+import { GROOVY_ENABLE_COMMAND } from '@loggerhead/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { locateGroovy } from '../src/modules/testmgmt/runtime/groovy-runtime.ts';
+import { createTestApp, type TestApp, testConfig } from './helper.ts';
+import { multipart } from './signals.fixtures.ts';
+import { MEAN_MAX_SCRIPT, testApi } from './testmgmt.helpers.ts';
+import { makeDevice, makeSubUser, makeTenant, type TenantFixture } from './things.fixtures.ts';
+
+/**
+ * Test management, scripts and routines: validation on a real Groovy (line and column), versions on
+ * save, delete refused while in use, import and export, tenants, permissions, the package quota, and
+ * the runtime's state with and without Groovy.
+ */
+
+let t: TestApp;
+let a: TenantFixture;
+let b: TenantFixture;
+
+beforeAll(async () => {
+  t = await createTestApp({ groovy: { ...testConfig().groovy, workers: 1 } });
+  a = await makeTenant(t);
+  b = await makeTenant(t);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const collect = (over: Record<string, unknown> = {}) => ({ type: 'collect', seconds: 2, signals: ['Value'], ...over });
+
+describe('analysis scripts', () => {
+  it('validates on the Groovy runtime: compile errors and sandbox refusals with line and column', async () => {
+    const api = testApi(t, a);
+    const ok = await api.call('POST', '/scripts/validate', { content: MEAN_MAX_SCRIPT });
+    expect(ok.json()).toEqual({ valid: true, errors: [] });
+
+    // the stray ")" is the 7th character of line 2
+    const syntax = await api.call('POST', '/scripts/validate', { content: 'log(1)\nlog(2))\nlog(3)\n' });
+    expect(syntax.json().valid).toBe(false);
+    expect(syntax.json().errors[0]).toMatchObject({ line: 2, column: 7 });
+
+    const file = await api.call('POST', '/scripts/validate', { content: "log('x')\n  def t = new File('/etc/passwd').text\n" });
+    expect(file.json().valid).toBe(false);
+    expect(file.json().errors).toEqual(
+      expect.arrayContaining([
+        { line: 2, column: 11, message: expect.stringMatching(/java\.io\.File is not allowed/) },
+        { line: 2, column: expect.any(Number), message: "property 'text' is not allowed" },
+      ]),
+    );
+    const exit = await api.call('POST', '/scripts/validate', { content: 'System.exit(0)' });
+    expect(exit.json().errors).toContainEqual({ line: 1, column: 1, message: expect.stringMatching(/java\.lang\.System is not allowed/) });
+
+    const status = (await t.app.inject({ method: 'GET', url: '/v1/test-mgmt/runtime', headers: { authorization: a.auth } })).json();
+    expect(status).toMatchObject({
+      state: 'available',
+      enable_command: GROOVY_ENABLE_COMMAND,
+      groovy_version: expect.stringMatching(/^\d+\.\d+/),
+    });
+  });
+
+  it('keeps a version for every saved content; a change of name or notes alone keeps the version', async () => {
+    const api = testApi(t, a);
+    const s = await api.script('speed check', 'metric("n", 1)', 'first');
+    expect(s.version).toBe(1);
+    const saved = await api.call('PUT', `/scripts/${s.id}`, { name: 'speed check', content: 'metric("n", 2)', notes: 'second' });
+    expect(saved.json()).toMatchObject({ version: 2, content: 'metric("n", 2)', notes: 'second' });
+    const renamed = await api.call('PUT', `/scripts/${s.id}`, { name: 'speed check v2', content: 'metric("n", 2)', notes: 'renamed' });
+    expect(renamed.json()).toMatchObject({ version: 2, name: 'speed check v2' });
+
+    const versions = (await api.call('GET', `/scripts/${s.id}/versions`)).json();
+    expect(versions.map((v: { version: number }) => v.version)).toEqual([2, 1]);
+    expect((await api.call('GET', `/scripts/${s.id}/versions/1`)).json()).toMatchObject({
+      version: 1,
+      content: 'metric("n", 1)',
+      notes: 'first',
+    });
+    expect((await api.call('GET', `/scripts/${s.id}/versions/3`)).statusCode).toBe(404);
+
+    const dup = await api.call('POST', '/scripts', { name: 'speed check v2', content: '' });
+    expect(dup.statusCode).toBe(409);
+    expect(dup.json()).toMatchObject({ code: 'test.script-name-used', field: 'name' });
+  });
+
+  it('refuses to delete a script while a routine uses it', async () => {
+    const api = testApi(t, a);
+    const s = await api.script('in use', MEAN_MAX_SCRIPT);
+    const r = await api.routine({ name: 'uses it', steps: [collect()], script_id: s.id, params: { limit: 100 } });
+    expect((await api.call('GET', `/scripts/${s.id}`)).json().routines).toBe(1);
+
+    const refused = await api.call('DELETE', `/scripts/${s.id}`);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({ code: 'test.script-in-use' });
+
+    expect((await api.call('DELETE', `/routines/${r.id}`)).statusCode).toBe(200);
+    expect((await api.call('DELETE', `/scripts/${s.id}`)).statusCode).toBe(200);
+    expect((await api.call('GET', `/scripts/${s.id}`)).statusCode).toBe(404);
+  });
+
+  it('exports a script and imports it back (and a plain .groovy file); refuses a file that is neither', async () => {
+    const api = testApi(t, a);
+    const s = await api.script('exported', MEAN_MAX_SCRIPT, 'notes to keep');
+    const file = await api.call('GET', `/scripts/${s.id}/export`);
+    expect(file.headers['content-disposition']).toMatch(/attachment; filename="exported\.json"/);
+    const body = JSON.parse(file.body);
+    expect(body).toMatchObject({ format: 'loggerhead-test-script/1', name: 'exported', notes: 'notes to keep', content: MEAN_MAX_SCRIPT });
+
+    const up = async (name: string, content: string) => {
+      const m = multipart({}, { name, content });
+      return t.app.inject({
+        method: 'POST',
+        url: `${api.base}/scripts/import`,
+        headers: { authorization: a.auth, ...m.headers },
+        payload: m.payload,
+      });
+    };
+    const back = await up('exported.json', file.body);
+    expect(back.statusCode, back.body).toBe(200);
+    expect(back.json()).toMatchObject({ name: 'exported (2)', notes: 'notes to keep', content: MEAN_MAX_SCRIPT, version: 1 });
+
+    const groovy = await up('brake-test.groovy', 'check("ok", true)\n');
+    expect(groovy.json()).toMatchObject({ name: 'brake-test', content: 'check("ok", true)\n' });
+
+    const bad = await up('x.json', '{"format":"something else"}');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ code: 'test.bad-import' });
+  });
+});
+
+describe('routines', () => {
+  it('validates the steps: a collect step, collect seconds a positive integer, a known script', async () => {
+    const api = testApi(t, a);
+    const s = await api.script('for routines', MEAN_MAX_SCRIPT);
+    const noCollect = await api.call('POST', '/routines', { name: 'r1', steps: [{ type: 'wait', seconds: 1 }], script_id: s.id });
+    expect(noCollect.statusCode).toBe(400);
+    expect(JSON.stringify(noCollect.json())).toMatch(/at least one collect step/);
+    for (const seconds of [0, 1.5, -3]) {
+      const bad = await api.call('POST', '/routines', { name: 'r2', steps: [collect({ seconds })], script_id: s.id });
+      expect(bad.statusCode, `seconds ${seconds}`).toBe(400);
+      expect(JSON.stringify(bad.json())).toMatch(/please enter positive integer/);
+    }
+    const badFrame = await api.call('POST', '/routines', {
+      name: 'r3',
+      steps: [{ type: 'send_can', params: { frames: [{ id: '0x900', data: '00' }] } }, collect()],
+      script_id: s.id,
+    });
+    expect(badFrame.statusCode).toBe(400);
+    const unknown = await api.call('POST', '/routines', {
+      name: 'r4',
+      steps: [collect()],
+      script_id: '3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b',
+    });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json()).toMatchObject({ field: 'script_id' });
+
+    const good = await api.routine({
+      name: 'brake check',
+      description: 'send, wait, collect',
+      steps: [
+        { type: 'send_can', params: { frames: [{ id: '0x321', data: 'DEADBEEF' }] } },
+        { type: 'wait', seconds: 1 },
+        collect({ seconds: 3 }),
+      ],
+      script_id: s.id,
+      params: { limit: 50 },
+    });
+    const got = (await api.call('GET', `/routines/${good.id}`)).json();
+    expect(got).toMatchObject({ name: 'brake check', script_name: 'for routines', duration_seconds: 4, params: { limit: 50 } });
+    expect(got.steps[2]).toEqual({ type: 'collect', seconds: 3, channels: [], ids: [], signals: ['Value'] });
+    const dup = await api.call('POST', '/routines', { name: 'brake check', steps: [collect()], script_id: s.id });
+    expect(dup.json()).toMatchObject({ code: 'test.routine-name-used' });
+    const list = (await api.call('GET', `/routines?script_id=${s.id}`)).json();
+    expect(list.list.map((r: { name: string }) => r.name)).toEqual(['brake check']);
+  });
+});
+
+describe('tenants, permissions and quota', () => {
+  it("keeps each tenant's scripts and routines to itself", async () => {
+    const mine = await testApi(t, a).script('private to a', 'log(1)');
+    const other = testApi(t, b);
+    expect((await other.call('GET', `/scripts/${mine.id}`)).statusCode).toBe(404);
+    expect((await other.call('PUT', `/scripts/${mine.id}`, { name: 'taken', content: '' })).statusCode).toBe(404);
+    expect((await other.call('DELETE', `/scripts/${mine.id}`)).statusCode).toBe(404);
+    expect((await other.call('GET', '/scripts')).json().list.map((s: { id: string }) => s.id)).not.toContain(mine.id);
+    // b's token on a's paths
+    const cross = await t.app.inject({ method: 'GET', url: `${testApi(t, a).base}/scripts`, headers: { authorization: b.auth } });
+    expect(cross.statusCode).toBe(403);
+    // a routine cannot name another tenant's script
+    const r = await other.call('POST', '/routines', { name: 'steal', steps: [collect()], script_id: mine.id });
+    expect(r.statusCode).toBe(400);
+  });
+
+  it('checks the permission keys of sub-users', async () => {
+    const none = await makeSubUser(t, a, []);
+    expect((await testApi(t, a, none.auth).call('GET', '/scripts')).statusCode).toBe(403);
+    const reader = await makeSubUser(t, a, ['test-mgmt:script:query', 'test-mgmt:routine:query']);
+    const ra = testApi(t, a, reader.auth);
+    expect((await ra.call('GET', '/scripts')).statusCode).toBe(200);
+    expect((await ra.call('POST', '/scripts', { name: 'nope', content: '' })).statusCode).toBe(403);
+    expect((await ra.call('POST', '/scripts/validate', { content: 'log(1)' })).statusCode).toBe(403);
+    expect(
+      (await ra.call('POST', '/routines', { name: 'nope', steps: [collect()], script_id: '3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b' }))
+        .statusCode,
+    ).toBe(403);
+    const writer = await makeSubUser(t, a, ['test-mgmt:script:create', 'test-mgmt:script:validate']);
+    const wa = testApi(t, a, writer.auth);
+    expect((await wa.call('POST', '/scripts', { name: 'by a sub-user', content: 'log(1)' })).statusCode).toBe(200);
+    expect((await wa.call('POST', '/scripts/validate', { content: 'log(1)' })).json().valid).toBe(true);
+  });
+
+  it("bounds a tenant's analysis scripts by its package's data_analysis", async () => {
+    const c = await makeTenant(t);
+    await t.database.raw.query('update tenant_packages set data_analysis = 2 where tenant_id = $1', [c.tenantId]);
+    const api = testApi(t, c);
+    await api.script('one', 'log(1)');
+    await api.script('two', 'log(2)');
+    const third = await api.call('POST', '/scripts', { name: 'three', content: 'log(3)' });
+    expect(third.statusCode).toBe(403);
+    expect(third.json()).toMatchObject({ code: 'quota.limit-reached', details: { resource: 'data_analysis', limit: 2, current: 2 } });
+  });
+
+  it('refuses a dry run on a device the sub-user may not read', async () => {
+    const api = testApi(t, a);
+    const s = await api.script('for permissions', 'log(1)');
+    const r = await api.routine({ name: 'perm routine', steps: [collect()], script_id: s.id });
+    const d = await makeDevice(t, a);
+    const sub = await makeSubUser(t, a, ['test-mgmt:run:execute', 'test-mgmt:run:query']);
+    const res = await testApi(t, a, sub.auth).call('POST', '/runs', {
+      routine_id: r.id,
+      things_ids: [d.id],
+      dry_run: { begin_time: Date.now() - 60_000, end_time: Date.now() },
+    });
+    expect(res.statusCode).toBe(404);
+  });
+});
+
+describe('without Groovy', () => {
+  it('finds no runtime where there is no Java or Groovy, and says why', () => {
+    expect(locateGroovy({ PATH: '/nonexistent' })).toEqual({ reason: 'Java is not installed' });
+    expect(locateGroovy({ PATH: '/usr/bin:/bin', GROOVY_HOME: '/nonexistent' })).toEqual({ reason: 'no Groovy jars in /nonexistent/lib' });
+  });
+
+  it('still serves: the runtime says how to enable it, validation and runs are refused with a clear code', async () => {
+    const off = await createTestApp({ groovy: { ...testConfig().groovy, workers: 0 } });
+    try {
+      const c = await makeTenant(off);
+      const api = testApi(off, c);
+      const status = await off.app.inject({ method: 'GET', url: '/v1/test-mgmt/runtime', headers: { authorization: c.auth } });
+      expect(status.json()).toMatchObject({
+        state: 'unavailable',
+        enable_command: 'apt-get install -y groovy',
+        reason: expect.any(String),
+      });
+      const v = await api.call('POST', '/scripts/validate', { content: 'log(1)' });
+      expect(v.statusCode).toBe(503);
+      expect(v.json()).toMatchObject({ code: 'test.runtime-unavailable', message: expect.stringContaining('apt-get install -y groovy') });
+      // Scripts and routines can still be written; runs cannot start.
+      const s = await api.script('offline', 'log(1)');
+      const r = await api.routine({ name: 'offline routine', steps: [collect()], script_id: s.id });
+      const d = await makeDevice(off, c);
+      const run = await api.call('POST', '/runs', { routine_id: r.id, things_ids: [d.id], dry_run: { begin_time: 0, end_time: 1000 } });
+      expect(run.statusCode).toBe(503);
+      expect(run.json()).toMatchObject({ code: 'test.runtime-unavailable' });
+    } finally {
+      await off.close();
+    }
+  });
+});

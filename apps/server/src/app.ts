@@ -7,6 +7,7 @@ import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import websocket from '@fastify/websocket';
+import type { RouteDef } from '@loggerhead/contract';
 import Fastify from 'fastify';
 import { hasZodFastifySchemaValidationErrors, jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
@@ -86,7 +87,7 @@ export interface RouteEntry {
   method: string;
   url: string;
   websocket: boolean;
-  config: { public?: boolean; auth?: 'socket'; permission?: string };
+  config: { public?: boolean; auth?: 'socket'; permission?: string; route?: RouteDef };
   /** The route's request schemas (zod), when it has them: what the input tests generate from. */
   schema: { params?: unknown; querystring?: unknown; body?: unknown };
 }

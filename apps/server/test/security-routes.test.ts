@@ -116,6 +116,8 @@ afterAll(async () => {
 });
 
 const key = (r: RouteEntry) => `${r.method} ${r.url}`;
+/** Every route of the contract's table. */
+const TABLE: RouteDef[] = Object.values(Routes).flatMap((m) => Object.values(m));
 const isHeadOfGet = (r: RouteEntry, all: readonly RouteEntry[]) =>
   r.method === 'HEAD' && all.some((o) => o.method === 'GET' && o.url === r.url);
 
@@ -201,17 +203,37 @@ describe('the route table', () => {
     expect(Object.keys(SIGNED_IN_ROUTES).filter((k) => !keyless.includes(k))).toEqual([]);
   });
 
-  it('registers every route of the contract’s table with its method, URL and key', () => {
+  it('registers every route of the contract’s table with its method, URL and way in', () => {
     const registered = new Map(t.app.routeTable.map((r) => [key(r), r]));
-    const table: RouteDef[] = Object.values(Routes).flatMap((m) => Object.values(m));
-    expect(table.length).toBeGreaterThan(0);
-    const wrong = table
-      .filter((d) => {
-        const r = registered.get(`${d.method} /v1${d.path}`);
-        return !r || r.config.permission !== d.permission || Boolean(r.config.public) !== Boolean(d.public);
-      })
-      .map((d) => `${d.method} ${d.path}`);
+    expect(TABLE.length).toBeGreaterThan(0);
+    const wrong = TABLE.filter((d) => {
+      const r = registered.get(`${d.method} /v1${d.path}`);
+      if (!r) return true;
+      // A socket checks its token and key itself: the central hook only lets the upgrade through.
+      if (d.socket) return !r.websocket || r.config.auth !== 'socket' || r.config.permission !== undefined || r.config.public;
+      return r.websocket || r.config.permission !== d.permission || Boolean(r.config.public) !== Boolean(d.public);
+    }).map((d) => `${d.method} ${d.path}`);
     expect(wrong).toEqual([]);
+  });
+
+  it('registers each route of the table once, from its entry, and none of its method and URL directly beside it', () => {
+    const entries = new Set<RouteDef>(TABLE);
+    const fromTable = t.app.routeTable.filter((r) => r.config.route && !isHeadOfGet(r, t.app.routeTable));
+    // Registered through route() or socketRoute() from an entry of the table (not a definition made up
+    // beside it), with that entry's method and URL.
+    const mismatched = fromTable
+      .filter((r) => {
+        const d = r.config.route as RouteDef;
+        return !entries.has(d) || key(r) !== `${d.method} /v1${d.path}`;
+      })
+      .map(key);
+    expect(mismatched).toEqual([]);
+    expect(new Set(fromTable.map((r) => r.config.route)).size).toBe(fromTable.length);
+    expect(fromTable.length).toBe(TABLE.length);
+    // A method and URL the table has is not also registered by hand (which would shadow or duplicate it).
+    const tableKeys = new Set(TABLE.map((d) => `${d.method} /v1${d.path}`));
+    const direct = t.app.routeTable.filter((r) => !r.config.route && tableKeys.has(key(r))).map(key);
+    expect(direct).toEqual([]);
   });
 
   it('names only permission keys the contract knows', () => {

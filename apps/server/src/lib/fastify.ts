@@ -1,4 +1,4 @@
-import type { PermissionKey } from '@loggerhead/contract';
+import type { PermissionKey, RouteDef } from '@loggerhead/contract';
 import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Auth } from './auth.ts';
@@ -16,6 +16,8 @@ declare module 'fastify' {
     permission?: PermissionKey;
     /** Not recorded in the operation log even though it changes state (e.g. login). */
     noOpLog?: boolean;
+    /** The contract's route this was registered from (`route()`, `socketRoute()`); absent on a route registered directly. */
+    route?: RouteDef;
   }
   interface FastifyRequest {
     auth: Auth | null;

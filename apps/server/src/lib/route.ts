@@ -1,8 +1,9 @@
-import type { RouteDef, RouteSpec } from '@loggerhead/contract';
+import type { HttpRouteDef, RouteParams, RouteSpec, SocketRouteDef } from '@loggerhead/contract';
 import type {
   ContextConfigDefault,
   FastifyBaseLogger,
   FastifyContextConfig,
+  FastifyRequest,
   RawReplyDefaultExpression,
   RawRequestDefaultExpression,
   RawServerDefault,
@@ -10,6 +11,7 @@ import type {
   RouteHandlerMethod,
 } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { WebSocket } from 'ws';
 import type { z } from 'zod';
 import type { App } from './fastify.ts';
 
@@ -45,18 +47,18 @@ export interface RouteOptions {
   /** Error answers, by status: documented and serialized with these schemas. */
   errors?: Record<number, z.ZodType>;
   /** Route config besides the permission key (which comes from the table). */
-  config?: Omit<FastifyContextConfig, 'permission' | 'public'>;
+  config?: Omit<FastifyContextConfig, 'permission' | 'public' | 'auth' | 'route'>;
   bodyLimit?: number;
 }
 
 /**
  * Registers a route of the contract's table: method, URL, params/querystring/body/response schemas
  * and `config.permission` (or `config.public`; nothing for a `signedIn` route) all come from `def`; the handler is
- * typed from them.
+ * typed from them. `config.route` keeps `def`, so the security test can match what the router has to the table.
  */
-export function route<const R extends RouteDef>(app: App, def: R, handler: RouteHandlerFor<R>): void;
-export function route<const R extends RouteDef>(app: App, def: R, options: RouteOptions, handler: RouteHandlerFor<R>): void;
-export function route<const R extends RouteDef>(
+export function route<const R extends HttpRouteDef>(app: App, def: R, handler: RouteHandlerFor<R>): void;
+export function route<const R extends HttpRouteDef>(app: App, def: R, options: RouteOptions, handler: RouteHandlerFor<R>): void;
+export function route<const R extends HttpRouteDef>(
   app: App,
   def: R,
   optionsOrHandler: RouteOptions | RouteHandlerFor<R>,
@@ -73,7 +75,7 @@ export function route<const R extends RouteDef>(
   if (def.response || options.errors) {
     schema.response = { ...(def.response ? { [def.status ?? 200]: def.response } : {}), ...options.errors };
   }
-  const config: FastifyContextConfig = { ...options.config };
+  const config: FastifyContextConfig = { ...options.config, route: def };
   if (def.public) config.public = true;
   else if (def.permission) config.permission = def.permission;
 
@@ -93,4 +95,22 @@ export function route<const R extends RouteDef>(
       ZodTypeProvider
     >,
   });
+}
+
+/** The handler of a WebSocket of the table: the socket, and the request with its path parameters and token. */
+export type SocketHandlerFor<R extends SocketRouteDef> = (
+  socket: WebSocket,
+  req: FastifyRequest<{ Params: RouteParams<R> & Record<string, string>; Querystring: { token?: string } }>,
+) => void | Promise<void>;
+
+/**
+ * Registers a WebSocket of the contract's table (`socket: true`): the central hook lets the upgrade
+ * through (`config.auth: 'socket'`) and the handler checks the token of the query, and the route's
+ * key if it names one. No schema is registered: a socket refuses over the socket (close codes), not
+ * with an HTTP 400, so the parameters reach the handler as the strings of the path.
+ */
+export function socketRoute<const R extends SocketRouteDef>(app: App, def: R, handler: SocketHandlerFor<R>): void {
+  app.get(`${API_PREFIX}${def.path}`, { websocket: true, config: { auth: 'socket', route: def }, schema: { hide: true } }, (socket, req) =>
+    handler(socket, req as unknown as Parameters<SocketHandlerFor<R>>[1]),
+  );
 }

@@ -1,7 +1,8 @@
-import { type LiveClientMessage, LiveClientMessageSchema, type LiveServerMessage } from '@loggerhead/contract';
+import { type LiveClientMessage, LiveClientMessageSchema, type LiveServerMessage, Routes } from '@loggerhead/contract';
 import type { AppContext, LoggerheadApp } from '../app.ts';
 import { type Auth, assertPermission } from '../lib/auth.ts';
 import { ApiError } from '../lib/errors.ts';
+import { socketRoute } from '../lib/route.ts';
 import { requireDevice } from '../modules/things/things.access.ts';
 import { socketRegistry } from './socket-registry.ts';
 
@@ -15,7 +16,7 @@ export function liveRoutes(app: LoggerheadApp, ctx: AppContext) {
   /** Why `auth` may not read the device's live data now, or null when it may. */
   const deviceRefusal = async (auth: Auth, thingsId: string): Promise<{ code: string; message: string } | null> => {
     try {
-      assertPermission(auth, 'data-mgmt:things-data:query');
+      assertPermission(auth, Routes.live.data.permission);
       await requireDevice(ctx.database.raw, auth, thingsId, 'read');
       return null;
     } catch (e) {
@@ -23,7 +24,7 @@ export function liveRoutes(app: LoggerheadApp, ctx: AppContext) {
       return { code: b.code, message: b.message };
     }
   };
-  app.get('/v1/live', { websocket: true, config: { auth: 'socket' }, schema: { hide: true } }, async (socket, req) => {
+  socketRoute(app, Routes.live.data, async (socket, req) => {
     const send = (m: LiveServerMessage) => {
       if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(m));
     };
@@ -40,7 +41,7 @@ export function liveRoutes(app: LoggerheadApp, ctx: AppContext) {
     let ready: (raw: Buffer) => void = (raw) => early.push(raw);
     socket.on('message', (raw: Buffer) => ready(raw));
     socket.on('close', unsubscribeAll);
-    const tracked = await registry.admit(socket, (req.query as { token?: string }).token);
+    const tracked = await registry.admit(socket, req.query.token);
     if (!tracked) return;
     const a = tracked.auth;
     // Ended (session gone, rights changed, expired): no frame or sample is sent after the error.

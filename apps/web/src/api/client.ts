@@ -2,8 +2,8 @@ import { apiBase, Timeouts } from '@loggerhead/contract/api.ts';
 import { normaliseErrorBody } from '@loggerhead/contract/errors.ts';
 import { isAllowedByMap, type PermissionKey } from '@loggerhead/contract/permissions.ts';
 import {
+  type HttpRouteDef,
   type RouteBody,
-  type RouteDef,
   type RouteParams,
   type RouteQuery,
   type RouteResponse,
@@ -127,7 +127,7 @@ export const api = {
 };
 
 /** The arguments of a call to a route of the table: what its schemas take, nothing more. */
-export type CallArgs<R extends RouteDef> = Pick<RequestOptions, 'signal' | 'timeout'> &
+export type CallArgs<R extends HttpRouteDef> = Pick<RequestOptions, 'signal' | 'timeout'> &
   (R['params'] extends z.ZodType ? { params: RouteParams<R> } : { params?: undefined }) &
   (R['query'] extends z.ZodType ? { query?: RouteQuery<R> } : { query?: undefined }) &
   // A route without a body schema takes a file (FormData) or nothing.
@@ -139,7 +139,7 @@ export type CallArgs<R extends RouteDef> = Pick<RequestOptions, 'signal' | 'time
  * public route is called without the token (the console calls them before login, or with a
  * session that may have ended: its 401 must not end the session here).
  */
-export function call<R extends RouteDef>(route: R, args: CallArgs<R>): Promise<RouteResponse<R>> {
+export function call<R extends HttpRouteDef>(route: R, args: CallArgs<R>): Promise<RouteResponse<R>> {
   return request<RouteResponse<R>>(routePath(route, args.params as RouteParams<R>), {
     method: route.method,
     query: args.query as Query | undefined,

@@ -28,15 +28,34 @@ export interface RouteSpec {
   public?: true;
   /** Any signed-in user, no key: the handler scopes it to the caller (the server's test lists why). */
   signedIn?: true;
+  /**
+   * A WebSocket (`GET`, upgraded): browsers cannot set headers on one, so the session token comes in
+   * the query and the socket checks it itself, and `permission` when it names one; it refuses over the
+   * socket (close codes), not with an HTTP answer. Its messages are described beside it.
+   */
+  socket?: true;
 }
 
-/** A route of the table: it names a permission key, or says it is public or open to any signed-in user. */
-export type RouteDef = RouteSpec &
+/** An HTTP route of the table: it names a permission key, or says it is public or open to any signed-in user. */
+export type HttpRouteDef = RouteSpec &
   (
-    | { permission: PermissionKey; public?: undefined; signedIn?: undefined }
-    | { public: true; permission?: undefined; signedIn?: undefined }
-    | { signedIn: true; permission?: undefined; public?: undefined }
+    | { permission: PermissionKey; public?: undefined; signedIn?: undefined; socket?: undefined }
+    | { public: true; permission?: undefined; signedIn?: undefined; socket?: undefined }
+    | { signedIn: true; permission?: undefined; public?: undefined; socket?: undefined }
   );
+
+/** A WebSocket of the table; `permission` is the key the socket itself checks, if any. */
+export type SocketRouteDef = RouteSpec & {
+  method: 'GET';
+  socket: true;
+  permission?: PermissionKey;
+  public?: undefined;
+  signedIn?: undefined;
+  body?: undefined;
+  response?: undefined;
+};
+
+export type RouteDef = HttpRouteDef | SocketRouteDef;
 
 /** Declares a route; the literal types (method, path, schemas) are kept for both sides. */
 export function defineRoute<const R extends RouteDef>(route: R): R {

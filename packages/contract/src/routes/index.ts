@@ -27,6 +27,7 @@
  * - webConfig (what the console loads before login: global config, deploy info): ./web-config.ts
  * - billing (packages, capacity usage, capacity requests, the TPS estimator): ./billing.ts
  * - testmgmt (test management: analysis scripts, routines, runs and reports): ./testmgmt.ts
+ * - live (the console's WebSockets: devices' live data, the message bell, a device's remote operations): ./live.ts
  *
  * Not yet converted (still declared in their server route files and re-declared by the web):
  * every other module under apps/server/src/modules.
@@ -44,6 +45,7 @@ import { FenceRoutes } from './fence.ts';
 import { FirmwareRoutes } from './firmware.ts';
 import { GpsRoutes } from './gps.ts';
 import { HealthRoutes } from './health.ts';
+import { LiveRoutes } from './live.ts';
 import { MappingRoutes } from './mapping.ts';
 import { MessageRoutes } from './message.ts';
 import { NoticeRoutes } from './notice.ts';
@@ -71,6 +73,7 @@ export { FenceRoutes } from './fence.ts';
 export { FirmwareRoutes } from './firmware.ts';
 export { GpsRoutes } from './gps.ts';
 export { HealthRoutes } from './health.ts';
+export { LiveRoutes } from './live.ts';
 export { MappingRoutes } from './mapping.ts';
 export { MessageRoutes } from './message.ts';
 export { NoticeRoutes } from './notice.ts';
@@ -112,4 +115,5 @@ export const Routes = {
   webConfig: WebConfigRoutes,
   billing: BillingRoutes,
   testmgmt: TestMgmtRoutes,
+  live: LiveRoutes,
 } as const;

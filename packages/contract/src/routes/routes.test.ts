@@ -8,9 +8,13 @@ describe('the route table', () => {
     Object.entries(routes).map(([name, r]) => ({ id: `${module}.${name}`, r: r as RouteDef })),
   );
 
-  it('names a known permission key, or says it is public or open to any signed-in user, on every route (one of them)', () => {
-    const ways = (r: RouteDef) => [r.public === true, r.signedIn === true, Boolean(r.permission && isPermissionKey(r.permission))];
+  it('names a permission key, or says it is public, open to any signed-in user or a socket, on every route (one of them)', () => {
+    const ways = (r: RouteDef) => [r.public === true, r.signedIn === true, r.socket === true, Boolean(r.permission) && !r.socket];
     expect(all.filter(({ r }) => ways(r).filter(Boolean).length !== 1).map((x) => x.id)).toEqual([]);
+  });
+
+  it('names only permission keys the contract knows (a socket’s too)', () => {
+    expect(all.filter(({ r }) => r.permission !== undefined && !isPermissionKey(r.permission)).map((x) => x.id)).toEqual([]);
   });
 
   it('has no two routes with the same method and path', () => {

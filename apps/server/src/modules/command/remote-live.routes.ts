@@ -1,7 +1,8 @@
-import { SocketClose } from '@loggerhead/contract';
+import { Routes, SocketClose } from '@loggerhead/contract';
 import type { AppContext, LoggerheadApp } from '../../app.ts';
 import { assertPermission } from '../../lib/auth.ts';
 import { ApiError } from '../../lib/errors.ts';
+import { socketRoute } from '../../lib/route.ts';
 import { socketRegistry } from '../../live/socket-registry.ts';
 import { inTenant, requireDevice } from '../things/things.access.ts';
 
@@ -28,47 +29,44 @@ export function remoteLiveRoutes(app: LoggerheadApp, ctx: AppContext) {
     for (const off of offs) off();
   });
   const registry = socketRegistry(app);
-  app.get(
-    '/v1/things/tenants/:tenant_id/things/:things_id/remote/live',
-    { websocket: true, config: { auth: 'socket' }, schema: { hide: true } },
-    async (socket, req) => {
-      const { tenant_id, things_id } = req.params as { tenant_id: string; things_id: string };
-      const send = (m: unknown) => {
-        if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(m));
-      };
-      const tracked = await registry.admit(socket, (req.query as { token?: string }).token);
-      if (!tracked) return;
-      /** Why the caller may not watch this device's operations now, or null when it may. */
-      const refusal = async () => {
-        try {
-          const auth = inTenant(tracked.auth, tenant_id);
-          assertPermission(auth, 'things:message:query');
-          await requireDevice(ctx.database.raw, auth, things_id, 'read');
-          return null;
-        } catch (e) {
-          const b = e instanceof ApiError ? [e.body].flat()[0] : { code: 'http.500', message: 'error' };
-          return { code: b.code, message: b.message };
-        }
-      };
-      const refused = await refusal();
-      if (refused) return tracked.end(SocketClose.accessWithdrawn, refused);
-      // Gone while the device was checked.
-      if (tracked.ended) return;
-      const set = watchers.get(things_id) ?? new Set();
-      watchers.set(things_id, set);
-      set.add(send);
-      // Ended by the registry (session gone, rights changed, expired) or closed: no push after that.
-      tracked.onEnd(() => {
-        set.delete(send);
-        if (!set.size && watchers.get(things_id) === set) watchers.delete(things_id);
-      });
-      // The device deleted (or no longer readable) while the session goes on: the socket closes.
-      tracked.onAccessChanged(async (changed) => {
-        if (changed && changed !== things_id) return;
-        const lost = await refusal();
-        if (lost) tracked.end(SocketClose.accessWithdrawn, lost);
-      });
-      send({ t: 'subscribed', things_id });
-    },
-  );
+  const R = Routes.live.remote;
+  socketRoute(app, R, async (socket, req) => {
+    const { tenant_id, things_id } = req.params;
+    const send = (m: unknown) => {
+      if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(m));
+    };
+    const tracked = await registry.admit(socket, req.query.token);
+    if (!tracked) return;
+    /** Why the caller may not watch this device's operations now, or null when it may. */
+    const refusal = async () => {
+      try {
+        const auth = inTenant(tracked.auth, tenant_id);
+        assertPermission(auth, R.permission);
+        await requireDevice(ctx.database.raw, auth, things_id, 'read');
+        return null;
+      } catch (e) {
+        const b = e instanceof ApiError ? [e.body].flat()[0] : { code: 'http.500', message: 'error' };
+        return { code: b.code, message: b.message };
+      }
+    };
+    const refused = await refusal();
+    if (refused) return tracked.end(SocketClose.accessWithdrawn, refused);
+    // Gone while the device was checked.
+    if (tracked.ended) return;
+    const set = watchers.get(things_id) ?? new Set();
+    watchers.set(things_id, set);
+    set.add(send);
+    // Ended by the registry (session gone, rights changed, expired) or closed: no push after that.
+    tracked.onEnd(() => {
+      set.delete(send);
+      if (!set.size && watchers.get(things_id) === set) watchers.delete(things_id);
+    });
+    // The device deleted (or no longer readable) while the session goes on: the socket closes.
+    tracked.onAccessChanged(async (changed) => {
+      if (changed && changed !== things_id) return;
+      const lost = await refusal();
+      if (lost) tracked.end(SocketClose.accessWithdrawn, lost);
+    });
+    send({ t: 'subscribed', things_id });
+  });
 }

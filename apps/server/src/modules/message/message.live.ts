@@ -1,5 +1,7 @@
+import { Routes } from '@loggerhead/contract';
 import type { WebSocket } from 'ws';
 import type { AppContext, LoggerheadApp } from '../../app.ts';
+import { socketRoute } from '../../lib/route.ts';
 import { socketRegistry } from '../../live/socket-registry.ts';
 
 /**
@@ -22,8 +24,8 @@ export function messageLiveRoutes(app: LoggerheadApp, ctx: AppContext) {
   });
 
   const registry = socketRegistry(app);
-  app.get('/v1/messages/live', { websocket: true, config: { auth: 'socket' }, schema: { hide: true } }, async (socket, req) => {
-    const tracked = await registry.admit(socket, (req.query as { token?: string }).token);
+  socketRoute(app, Routes.live.messages, async (socket, req) => {
+    const tracked = await registry.admit(socket, req.query.token);
     if (!tracked) return;
     const { auth } = tracked;
     const key = `${auth.tenantId}/${auth.userId}`;

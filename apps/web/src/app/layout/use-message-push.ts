@@ -1,3 +1,4 @@
+import { Routes } from '@loggerhead/contract/routes/index.ts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { openLiveSocket } from '../../api/live-socket.ts';
@@ -13,7 +14,7 @@ export function useMessagePush(tenantId: string | null, userId: string | null) {
   useEffect(() => {
     if (!tenantId || !userId || typeof WebSocket === 'undefined') return;
     const live = openLiveSocket<{ t?: string }>({
-      path: '/messages/live',
+      path: Routes.live.messages.path,
       retryMs: 1000,
       maxRetryMs: 30_000,
       onMessage: (m) => {

@@ -1,3 +1,4 @@
+import { Routes } from '@loggerhead/contract/routes/index.ts';
 import type { LiveServerMessage } from '@loggerhead/contract/schemas/data.ts';
 import { useEffect, useRef, useState } from 'react';
 import { openLiveSocket } from '../../../api/live-socket.ts';
@@ -50,7 +51,7 @@ export function useLiveSignals(thingsId: string, curves: LiveCurveRef[], paused:
 
   useEffect(() => {
     const live = openLiveSocket<LiveServerMessage>({
-      path: '/live',
+      path: Routes.live.data.path,
       retryMs: RECONNECT_MS,
       onConnecting: () => setConnection('connecting'),
       onOpen: (ws) => {

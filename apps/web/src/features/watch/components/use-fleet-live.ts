@@ -1,3 +1,4 @@
+import { Routes } from '@loggerhead/contract/routes/index.ts';
 import type { LiveServerMessage } from '@loggerhead/contract/schemas/data.ts';
 import { useEffect, useRef, useState } from 'react';
 import { openLiveSocket } from '../../../api/live-socket.ts';
@@ -40,7 +41,7 @@ export function useFleetLive(ids: string[]): FleetLive {
     }, 1000);
 
     const live = openLiveSocket<LiveServerMessage>({
-      path: '/live',
+      path: Routes.live.data.path,
       retryMs: RECONNECT_MS,
       onOpen: (ws) => {
         socket.current = ws;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite: set-up, lint, format, types, unit + API tests, browser tests.
-# Does its own set-up on a fresh machine: npm dependencies, Debian's Chromium and
-# python3-can (the independent reader/writer the log-format tests compare against).
+# Does its own set-up on a fresh machine: npm dependencies, Debian's Chromium,
+# python3-can (the independent reader/writer the log-format tests compare against) and
+# groovy (test management's analysis scripts run on it; the tests run real Groovy).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,12 +14,19 @@ fi
 missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 /usr/bin/python3 -c 'import can' 2>/dev/null || missing+=(python3-can)
+command -v groovy >/dev/null 2>&1 || missing+=(groovy)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "== installing Debian packages: ${missing[*]}"
   SUDO=""
   [ "$(id -u)" = 0 ] || SUDO="sudo"
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+# Debian's `groovy` launcher needs JAVA_HOME: set from the java on the PATH for what runs below.
+if [ -z "${JAVA_HOME:-}" ] && command -v java >/dev/null 2>&1; then
+  JAVA_HOME="$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")"
+  export JAVA_HOME
 fi
 
 echo "== lint and format (biome)"

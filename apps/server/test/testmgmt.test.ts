@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { GROOVY_ENABLE_COMMAND } from '@loggerhead/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { locateGroovy } from '../src/modules/testmgmt/runtime/groovy-runtime.ts';
@@ -55,6 +57,16 @@ describe('analysis scripts', () => {
       enable_command: GROOVY_ENABLE_COMMAND,
       groovy_version: expect.stringMatching(/^\d+\.\d+/),
     });
+  });
+
+  it('compiles every example of the script API in docs/test-management.md (zh and en)', async () => {
+    const doc = fs.readFileSync(path.join(import.meta.dirname, '../../../docs/test-management.md'), 'utf8');
+    const examples = [...doc.matchAll(/```groovy\n([\s\S]*?)```/g)].map((m) => m[1]);
+    expect(examples.length).toBeGreaterThanOrEqual(8);
+    for (const content of examples) {
+      const r = await testApi(t, a).call('POST', '/scripts/validate', { content });
+      expect(r.json(), content).toEqual({ valid: true, errors: [] });
+    }
   });
 
   it('keeps a version for every saved content; a change of name or notes alone keeps the version', async () => {

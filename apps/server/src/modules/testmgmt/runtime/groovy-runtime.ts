@@ -283,7 +283,8 @@ export class GroovyRuntime {
 
   constructor(private readonly opts: GroovyRuntimeOptions) {
     this.inst = opts.workers > 0 ? locateGroovy(opts.env) : { reason: 'the Groovy runtime is switched off (GROOVY_WORKERS=0)' };
-    if ('reason' in this.inst) opts.log.info({ reason: this.inst.reason }, 'test management: Groovy runtime unavailable');
+    if ('reason' in this.inst)
+      opts.log.info({ reason: this.inst.reason, enable: GROOVY_ENABLE_COMMAND }, 'test management: Groovy runtime unavailable');
   }
 
   get available(): boolean {

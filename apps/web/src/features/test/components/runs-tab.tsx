@@ -1,0 +1,165 @@
+import {
+  TEST_RUN_STATES,
+  TEST_VERDICTS,
+  type TestRun,
+  type TestRunState,
+  type TestVerdict,
+} from '@loggerhead/contract/schemas/testmgmt.ts';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { App, Badge, Button, Drawer, Popconfirm, Select, Space, Table, Tooltip, Typography } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatDateTime } from '../../../lib/format.ts';
+import { testApi } from '../api/testmgmt.api.ts';
+import { runListQuery, testKeys } from '../api/testmgmt.queries.ts';
+import { can } from './can.ts';
+import { CompareReports } from './compare-reports.tsx';
+import { RunReport } from './report-view.tsx';
+import { isActive, RunState, VerdictTag } from './run-state.tsx';
+import { useRunsLive } from './use-runs-live.ts';
+
+/** Runs of the tenant's devices with their live state; cancel, open a report, compare two. */
+export function RunsTab({ tenantId, runtimeAvailable }: { tenantId: string; runtimeAvailable: boolean }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const qc = useQueryClient();
+  const connected = useRunsLive(tenantId);
+  const [filter, setFilter] = useState<{ state?: TestRunState; verdict?: TestVerdict }>({});
+  const [paging, setPaging] = useState({ current_page: 1, page_size: 20 });
+  const list = useQuery(runListQuery(tenantId, { ...paging, ...filter }));
+  const [selected, setSelected] = useState<string[]>([]);
+  const [open, setOpen] = useState<{ report: string } | { compare: [string, string] } | null>(null);
+  const refresh = () => qc.invalidateQueries({ queryKey: testKeys.runs(tenantId) });
+  const cancel = useMutation({
+    mutationFn: (id: string) => testApi.cancelRun(tenantId, id),
+    onSuccess: () => void refresh(),
+  });
+  const remove = useMutation({
+    mutationFn: (id: string) => testApi.deleteRun(tenantId, id),
+    onSuccess: () => {
+      message.success(t('test.deleted'));
+      void refresh();
+    },
+  });
+  const analysed = (r: TestRun) => r.state === 'analyzed';
+
+  return (
+    <>
+      <Space style={{ marginBottom: 12, width: '100%', justifyContent: 'space-between' }} wrap>
+        <Space wrap>
+          <Select<TestRunState>
+            allowClear
+            placeholder={t('test.field.state')}
+            style={{ width: 150 }}
+            value={filter.state}
+            onChange={(state) => {
+              setFilter((f) => ({ ...f, state }));
+              setPaging((p) => ({ ...p, current_page: 1 }));
+            }}
+            options={TEST_RUN_STATES.map((s) => ({ value: s, label: t(`test.state.${s}`) }))}
+          />
+          <Select<TestVerdict>
+            allowClear
+            placeholder={t('test.field.verdict')}
+            style={{ width: 130 }}
+            value={filter.verdict}
+            onChange={(verdict) => {
+              setFilter((f) => ({ ...f, verdict }));
+              setPaging((p) => ({ ...p, current_page: 1 }));
+            }}
+            options={TEST_VERDICTS.map((v) => ({ value: v, label: t(`test.verdict.${v}`) }))}
+          />
+          <Badge
+            status={connected ? 'success' : 'default'}
+            text={connected ? t('test.run.live') : t('test.run.offline')}
+            data-testid="runs-live"
+          />
+        </Space>
+        <Space>
+          {!runtimeAvailable && <Typography.Text type="secondary">{t('test.runtime.unavailable')}</Typography.Text>}
+          <Tooltip title={t('test.run.compareHint')}>
+            <Button
+              disabled={selected.length !== 2}
+              onClick={() => setOpen({ compare: [selected[0], selected[1]] })}
+              data-testid="runs-compare"
+            >
+              {t('test.run.compare')}
+            </Button>
+          </Tooltip>
+        </Space>
+      </Space>
+      <Table<TestRun>
+        rowKey="id"
+        size="middle"
+        data-testid="run-table"
+        loading={list.isFetching && !list.data}
+        dataSource={list.data?.list ?? []}
+        rowSelection={{
+          selectedRowKeys: selected,
+          onChange: (keys) => setSelected((keys as string[]).slice(-2)),
+          getCheckboxProps: (r) => ({ disabled: !analysed(r) }),
+        }}
+        pagination={{
+          current: paging.current_page,
+          pageSize: paging.page_size,
+          total: list.data?.total ?? 0,
+          onChange: (current_page, page_size) => setPaging({ current_page, page_size }),
+        }}
+        columns={[
+          { key: 'routine', title: t('test.run.routine'), render: (_, r) => <span data-testid="run-routine">{r.routine_name}</span> },
+          {
+            key: 'device',
+            title: t('test.run.device'),
+            render: (_, r) => (
+              <>
+                {r.things_name}
+                {r.dry_run && <Typography.Text type="secondary"> · {t('test.run.dryTag')}</Typography.Text>}
+              </>
+            ),
+          },
+          { key: 'state', title: t('test.field.state'), render: (_, r) => <RunState run={r} /> },
+          { key: 'verdict', title: t('test.field.verdict'), render: (_, r) => <VerdictTag verdict={r.verdict} /> },
+          { key: 'script', title: t('test.routine.script'), render: (_, r) => `${r.script_name} v${r.script_version}` },
+          { key: 'created_at', title: t('test.run.startedAt'), render: (_, r) => formatDateTime(r.started_at ?? r.created_at) },
+          {
+            key: 'actions',
+            title: t('test.field.actions'),
+            render: (_, r) => (
+              <Space size={0}>
+                {analysed(r) && (
+                  <Button type="link" size="small" onClick={() => setOpen({ report: r.id })} data-testid="run-report">
+                    {t('test.run.report')}
+                  </Button>
+                )}
+                {isActive(r.state) && can('test-mgmt:run:cancel') && (
+                  <Popconfirm title={t('test.run.confirmCancel')} onConfirm={() => cancel.mutate(r.id)}>
+                    <Button type="link" size="small" danger data-testid="run-cancel">
+                      {t('test.run.cancel')}
+                    </Button>
+                  </Popconfirm>
+                )}
+                {!isActive(r.state) && can('test-mgmt:run:delete') && (
+                  <Popconfirm title={t('test.run.confirmDelete')} onConfirm={() => remove.mutate(r.id)}>
+                    <Button type="link" size="small" danger>
+                      {t('test.action.delete')}
+                    </Button>
+                  </Popconfirm>
+                )}
+              </Space>
+            ),
+          },
+        ]}
+      />
+      <Drawer
+        open={open !== null}
+        onClose={() => setOpen(null)}
+        size={Math.min(open && 'compare' in open ? 1400 : 960, window.innerWidth - 40)}
+        destroyOnHidden
+        title={open && 'compare' in open ? t('test.run.compare') : t('test.run.report')}
+      >
+        {open && 'report' in open && <RunReport tenantId={tenantId} runId={open.report} />}
+        {open && 'compare' in open && <CompareReports tenantId={tenantId} ids={open.compare} />}
+      </Drawer>
+    </>
+  );
+}

@@ -1,0 +1,107 @@
+import { MAX_DRY_RUN_MS, type TestRoutine } from '@loggerhead/contract/schemas/testmgmt.ts';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, App, type ButtonProps, DatePicker, Form, Modal, Select, Switch } from 'antd';
+import dayjs, { type Dayjs } from 'dayjs';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { deviceListQuery } from '../../../api/things.queries.ts';
+import { testApi } from '../api/testmgmt.api.ts';
+import { testKeys } from '../api/testmgmt.queries.ts';
+import { can } from './can.ts';
+
+export interface StartRunDialogProps {
+  tenantId: string;
+  routine: TestRoutine | null;
+  onClose: () => void;
+  onStarted: () => void;
+}
+
+/** Starts a routine on one or several of the tenant's devices, or a dry run over a range of their history. */
+export function StartRunDialog({ tenantId, routine, onClose, onStarted }: StartRunDialogProps) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const qc = useQueryClient();
+  const [keyword, setKeyword] = useState('');
+  const devices = useQuery({
+    ...deviceListQuery(tenantId, { current_page: 1, page_size: 100, keyword: keyword || undefined }),
+    enabled: routine !== null,
+    refetchInterval: false,
+  });
+  const [things, setThings] = useState<string[]>([]);
+  // A sub-user with read access may dry-run only; a real run needs the execute key and device write access (the server decides).
+  const [dry, setDry] = useState(false);
+  const [range, setRange] = useState<[Dayjs, Dayjs]>(() => [dayjs().subtract(1, 'hour'), dayjs()]);
+
+  useEffect(() => {
+    if (routine) {
+      setThings([]);
+      setDry(false);
+      setRange([dayjs().subtract(1, 'hour'), dayjs()]);
+    }
+  }, [routine]);
+
+  const span = range[1].valueOf() - range[0].valueOf();
+  const rangeProblem = dry && (span <= 0 ? t('test.run.rangeOrder') : span > MAX_DRY_RUN_MS ? t('test.run.rangeTooLong') : null);
+
+  const start = useMutation({
+    mutationFn: () =>
+      testApi.startRuns(tenantId, {
+        routine_id: (routine as TestRoutine).id,
+        things_ids: things,
+        dry_run: dry ? { begin_time: range[0].valueOf(), end_time: range[1].valueOf() } : undefined,
+      }),
+    onSuccess: (r) => {
+      message.success(t('test.run.started', { count: r.runs.length }));
+      void qc.invalidateQueries({ queryKey: testKeys.runs(tenantId) });
+      onStarted();
+    },
+  });
+
+  return (
+    <Modal
+      open={routine !== null}
+      onCancel={onClose}
+      title={t('test.run.startTitle', { name: routine?.name ?? '' })}
+      okText={dry ? t('test.run.startDry') : t('test.run.start')}
+      okButtonProps={
+        { disabled: !things.length || Boolean(rangeProblem) || !can('test-mgmt:run:execute'), 'data-testid': 'run-start-ok' } as ButtonProps
+      }
+      confirmLoading={start.isPending}
+      onOk={() => start.mutate()}
+      destroyOnHidden
+      width={560}
+    >
+      <Form layout="vertical" component="div">
+        <Form.Item label={t('test.run.devices')} required>
+          <Select
+            mode="multiple"
+            showSearch
+            filterOption={false}
+            onSearch={setKeyword}
+            value={things}
+            onChange={setThings}
+            loading={devices.isFetching}
+            data-testid="run-devices"
+            placeholder={t('test.run.devicesHint')}
+            options={(devices.data?.list ?? []).map((d) => ({ value: d.id, label: d.name }))}
+          />
+        </Form.Item>
+        <Form.Item label={t('test.run.dry')} help={t('test.run.dryHelp')}>
+          <Switch checked={dry} onChange={setDry} data-testid="run-dry" />
+        </Form.Item>
+        {dry && (
+          <Form.Item label={t('test.run.range')} validateStatus={rangeProblem ? 'error' : undefined} help={rangeProblem || undefined}>
+            <DatePicker.RangePicker
+              showTime
+              value={range}
+              allowClear={false}
+              onChange={(v) => v?.[0] && v[1] && setRange([v[0], v[1]])}
+              data-testid="run-range"
+            />
+          </Form.Item>
+        )}
+        {!dry && routine && <Alert type="info" showIcon title={t('test.run.realHelp', { seconds: routine.duration_seconds })} />}
+      </Form>
+    </Modal>
+  );
+}

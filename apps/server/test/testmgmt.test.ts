@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { GROOVY_ENABLE_COMMAND } from '@loggerhead/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.ts';
 import { locateGroovy } from '../src/modules/testmgmt/runtime/groovy-runtime.ts';
 import { createTestApp, type TestApp, testConfig } from './helper.ts';
 import { multipart } from './signals.fixtures.ts';
@@ -241,6 +242,22 @@ describe('tenants, permissions and quota', () => {
       dry_run: { begin_time: Date.now() - 60_000, end_time: Date.now() },
     });
     expect(res.statusCode).toBe(404);
+  });
+});
+
+describe('settings', () => {
+  it('has the documented GROOVY_* defaults and refuses a wrong value naming the variable', () => {
+    expect(loadConfig({}, '/srv').groovy).toEqual({
+      workers: 2,
+      heapMb: 256,
+      cpuSeconds: 20,
+      wallSeconds: 60,
+      outputKb: 1024,
+      maxFrames: 200_000,
+      warm: true,
+    });
+    expect(loadConfig({ GROOVY_WORKERS: '0', GROOVY_WARM: 'off' }, '/srv').groovy).toMatchObject({ workers: 0, warm: false });
+    expect(() => loadConfig({ GROOVY_HEAP_MB: 'lots' }, '/srv')).toThrow(/^GROOVY_HEAP_MB: /);
   });
 });
 

@@ -44,6 +44,8 @@ export type RouteHandlerFor<R extends RouteSpec> = RouteHandlerMethod<
 export interface RouteOptions {
   /** OpenAPI tags. */
   tags?: string[];
+  /** OpenAPI request content types of a route whose body is not JSON (e.g. `multipart/form-data`). */
+  consumes?: string[];
   /** Error answers, by status: documented and serialized with these schemas. */
   errors?: Record<number, z.ZodType>;
   /** Route config besides the permission key (which comes from the table). */
@@ -69,6 +71,7 @@ export function route<const R extends HttpRouteDef>(
 
   const schema: Record<string, unknown> = {};
   if (options.tags) schema.tags = options.tags;
+  if (options.consumes) schema.consumes = options.consumes;
   if (def.params) schema.params = def.params;
   if (def.query) schema.querystring = def.query;
   if (def.body) schema.body = def.body;

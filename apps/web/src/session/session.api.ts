@@ -1,6 +1,6 @@
 import { Routes } from '@loggerhead/contract/routes/index.ts';
-import type { SelfUserDetail } from '@loggerhead/contract/schemas/accounts.ts';
-import type { LoginRequest, LoginResponse, Privileges, SelfUser } from '@loggerhead/contract/schemas/session.ts';
+import type { LoginRequest, LoginResponse, Privileges } from '@loggerhead/contract/schemas/session.ts';
+import type { CustomizationKey } from '@loggerhead/contract/schemas/tenant.ts';
 import { api, call } from '../api/client.ts';
 import type { Customization } from '../api/session-storage.ts';
 
@@ -9,23 +9,23 @@ export const sessionApi = {
   globalConfig: (signal?: AbortSignal) => call(Routes.webConfig.globalConfig, { signal, timeout: 10_000 }),
   login: (body: LoginRequest) => api.post<LoginResponse>('/control/sessions', body, { auth: false }),
   logout: (sessionId: string) => api.delete<void>(`/control/sessions/${encodeURIComponent(sessionId)}`),
-  self: (signal?: AbortSignal) => api.get<SelfUser>('/tenant/users/self', { signal }),
-  /** The same call read with the personal details (SelfUserDetail). */
-  selfDetail: (signal?: AbortSignal) => api.get<SelfUserDetail>('/tenant/users/self', { signal }),
+  self: (signal?: AbortSignal) => call(Routes.self.get, { signal }),
+  /** The same call, read for the personal details. */
+  selfDetail: (signal?: AbortSignal) => call(Routes.self.get, { signal }),
   privileges: (signal?: AbortSignal) => api.get<Privileges>('/control/privileges/self', { signal }),
-  tenant: (signal?: AbortSignal) => api.get<Record<string, unknown>>('/tenant/users/self/tenant', { signal }),
+  tenant: (signal?: AbortSignal) => call(Routes.self.tenant, { signal }),
   customization: async (tenantId: string, signal?: AbortSignal) =>
-    toCustomization(await api.get<unknown>(`/tenant/tenants/${encodeURIComponent(tenantId)}/customization`, { signal })),
+    toCustomization(await call(Routes.customization.get, { params: { tenant_id: tenantId }, signal })),
   dashboards: (tenantId: string, businessType: string) =>
     call(Routes.dashboard.list, { params: { tenant_id: tenantId }, query: { business_type: businessType } }),
   createDashboard: (tenantId: string, body: { business_type: string; name: string }) =>
     call(Routes.dashboard.create, { params: { tenant_id: tenantId }, body }),
+  /** The server refuses a key it does not know (400). */
   saveCustomization: (tenantId: string, values: Customization) =>
-    api.put<unknown>(
-      `/tenant/tenants/${encodeURIComponent(tenantId)}/customization`,
-      { data: Object.entries(values).map(([key, value]) => ({ key, value })) },
-      { permission: 'tenant:customization:update' },
-    ),
+    call(Routes.customization.put, {
+      params: { tenant_id: tenantId },
+      body: { data: Object.entries(values).map(([key, value]) => ({ key: key as CustomizationKey, value })) },
+    }),
 };
 
 /**

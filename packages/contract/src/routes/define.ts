@@ -70,6 +70,8 @@ export const DeviceParams = TenantThingParamsSchema;
 /** Something of a device: `/tenants/:tenant_id/things/:things_id/…/:id`. */
 export const DeviceIdParams = TenantThingParamsSchema.extend({ id: UuidSchema });
 export const IdParams = z.object({ id: UuidSchema });
+/** A user of a tenant: `/tenant/tenants/:tenant_id/users/:user_id`. */
+export const TenantUserParams = TenantParamsSchema.extend({ user_id: UuidSchema });
 /** A CAN channel of a device: `/tenants/:tenant_id/things/:things_id/channels/:channel`. */
 export const DeviceChannelParams = TenantThingParamsSchema.extend({ channel: z.coerce.number().int().min(0).max(255) });
 

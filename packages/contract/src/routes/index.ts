@@ -28,6 +28,9 @@
  * - billing (packages, capacity usage, capacity requests, the TPS estimator): ./billing.ts
  * - testmgmt (test management: analysis scripts, routines, runs and reports): ./testmgmt.ts
  * - live (the console's WebSockets: devices' live data, the message bell, a device's remote operations): ./live.ts
+ * - tenant: self (the caller's own account and tenant), registration (calls before login: codes,
+ *   registration, forgotten password), subUsers, tenantAdmin (tenants, system side) and
+ *   customization: ./tenant.ts
  *
  * Not yet converted (still declared in their server route files and re-declared by the web):
  * every other module under apps/server/src/modules.
@@ -53,6 +56,7 @@ import { NotificationRoutes } from './notification.ts';
 import { OpLogRoutes } from './oplog.ts';
 import { RecallRoutes } from './recall.ts';
 import { SignalsRoutes } from './signals.ts';
+import { CustomizationRoutes, RegistrationRoutes, SelfRoutes, SubUserRoutes, TenantAdminRoutes } from './tenant.ts';
 import { TestMgmtRoutes } from './testmgmt.ts';
 import { ThingsRoutes } from './things.ts';
 import { UdsRoutes } from './uds.ts';
@@ -81,6 +85,7 @@ export { NotificationRoutes } from './notification.ts';
 export { OpLogRoutes } from './oplog.ts';
 export { RecallRoutes } from './recall.ts';
 export { SignalsRoutes } from './signals.ts';
+export { AvatarParams, CustomizationRoutes, RegistrationRoutes, SelfRoutes, SubUserRoutes, TenantAdminRoutes } from './tenant.ts';
 export { TestMgmtRoutes } from './testmgmt.ts';
 export { ThingsRoutes } from './things.ts';
 export { UdsRoutes } from './uds.ts';
@@ -116,4 +121,9 @@ export const Routes = {
   billing: BillingRoutes,
   testmgmt: TestMgmtRoutes,
   live: LiveRoutes,
+  self: SelfRoutes,
+  registration: RegistrationRoutes,
+  subUsers: SubUserRoutes,
+  tenantAdmin: TenantAdminRoutes,
+  customization: CustomizationRoutes,
 } as const;

@@ -1,14 +1,8 @@
-import { Routes } from '@loggerhead/contract/routes/index.ts';
-import type { Tenant, TenantUpdateRequest } from '@loggerhead/contract/schemas/tenant.ts';
+import { type RouteBody, Routes, routePath } from '@loggerhead/contract/routes/index.ts';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { api, call } from '../../../api/client.ts';
+import { call, request } from '../../../api/client.ts';
 
-export interface Page<T> {
-  total: number;
-  current_page: number;
-  page_size: number;
-  list: T[];
-}
+const T = Routes.tenantAdmin;
 
 export interface TenantFilter {
   current_page: number;
@@ -25,33 +19,21 @@ export interface PushLogFilter {
   purpose?: string;
 }
 
-export interface AuditStatistic {
-  total: number;
-  pending: number;
-  active: number;
-  rejected: number;
-  disabled: number;
-}
-
 /** Spec §9: tenants 20 a page; the push log 10. */
 export const TENANT_PAGE_SIZE = 20;
 export const PUSH_LOG_PAGE_SIZE = 10;
 
 /** Platform administration (system managers): tenant audit and list, the push log (spec §7). */
 export const systemApi = {
-  tenants: (q: TenantFilter, signal?: AbortSignal) =>
-    api.get<Page<Tenant>>('/tenant/tenants', { query: { ...q }, signal, permission: 'tenant:tenant:query' }),
-  audits: (q: TenantFilter, signal?: AbortSignal) =>
-    api.get<Page<Tenant>>('/tenant/tenant-audits', { query: { ...q }, signal, permission: 'tenant:tenant:query' }),
-  statistic: (signal?: AbortSignal) =>
-    api.get<AuditStatistic>('/tenant/tenant-audit-statistic', { signal, permission: 'tenant:tenant:query' }),
+  tenants: (q: TenantFilter, signal?: AbortSignal) => call(T.list, { query: { ...q }, signal }),
+  audits: (q: TenantFilter, signal?: AbortSignal) => call(T.audits, { query: { ...q }, signal }),
+  statistic: (signal?: AbortSignal) => call(T.auditStatistic, { signal }),
   /** Spec §4: the audit carries pass (1/0) and a notify flag. */
-  audit: (id: string, pass: boolean, body: { notify: boolean; remark?: string }) =>
-    api.put<Tenant>(`/tenant/tenants/${encodeURIComponent(id)}/audit/${pass ? 1 : 0}`, body, { permission: 'tenant:tenant:audit' }),
-  update: (id: string, body: TenantUpdateRequest) =>
-    api.put<Tenant>(`/tenant/tenants/${encodeURIComponent(id)}`, body, { permission: 'tenant:tenant:update' }),
+  audit: (id: string, pass: boolean, body: RouteBody<typeof T.audit>) => call(T.audit, { params: { id, pass: pass ? '1' : '0' }, body }),
+  update: (id: string, body: RouteBody<typeof T.update>) => call(T.update, { params: { id }, body }),
+  /** The CSV as text (the route answers text/csv, read here as the text it is). */
   csv: (q: Omit<TenantFilter, 'current_page' | 'page_size'>) =>
-    api.get<string>('/tenant/tenants-csv-file', { query: { ...q }, permission: 'tenant:tenant:export', timeout: 120_000 }),
+    request<string>(routePath(T.csv, undefined), { query: { ...q }, permission: T.csv.permission, timeout: 120_000 }),
   pushLogs: (q: PushLogFilter, signal?: AbortSignal) => call(Routes.notification.pushLogs, { query: { ...q }, signal }),
 };
 

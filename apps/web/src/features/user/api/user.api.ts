@@ -1,20 +1,9 @@
-import { type RouteResponse, Routes } from '@loggerhead/contract/routes/index.ts';
-import type {
-  CreateSubUserRequest,
-  SelfUserDetail,
-  SubUser,
-  UpdateSelfRequest,
-  UpdateSubUserRequest,
-} from '@loggerhead/contract/schemas/accounts.ts';
+import { type RouteBody, type RouteResponse, Routes } from '@loggerhead/contract/routes/index.ts';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { api, call } from '../../../api/client.ts';
+import { call } from '../../../api/client.ts';
 
-export interface Page<T> {
-  total: number;
-  current_page: number;
-  page_size: number;
-  list: T[];
-}
+const S = Routes.subUsers;
+const Self = Routes.self;
 
 export interface SubUserFilter {
   current_page: number;
@@ -37,20 +26,18 @@ export interface OpLogFilter {
 /** Spec §9: the device picker loads the tenant's devices at once (page size 9999). */
 export const DEVICE_PICKER_SIZE = 9999;
 
-const users = (tenantId: string) => `/tenant/tenants/${encodeURIComponent(tenantId)}/users`;
-const user = (tenantId: string, userId: string) => `${users(tenantId)}/${encodeURIComponent(userId)}`;
+const user = (tenantId: string, userId: string) => ({ tenant_id: tenantId, user_id: userId });
 
 /** Sub-users, the caller's own account, the operation log (spec §7 tenant and data services). */
 export const userApi = {
   subUsers: (tenantId: string, q: SubUserFilter, signal?: AbortSignal) =>
-    api.get<Page<SubUser>>(users(tenantId), { query: { ...q }, signal, permission: 'tenant:user:query' }),
-  createSubUser: (tenantId: string, body: CreateSubUserRequest) =>
-    api.post<SubUser>(users(tenantId), body, { permission: 'tenant:user:create' }),
-  updateSubUser: (tenantId: string, userId: string, body: UpdateSubUserRequest) =>
-    api.put<SubUser>(user(tenantId, userId), body, { permission: 'tenant:user:update' }),
-  deleteSubUser: (tenantId: string, userId: string) => api.delete<void>(user(tenantId, userId), { permission: 'tenant:user:delete' }),
+    call(S.list, { params: { tenant_id: tenantId }, query: { ...q }, signal }),
+  createSubUser: (tenantId: string, body: RouteBody<typeof S.create>) => call(S.create, { params: { tenant_id: tenantId }, body }),
+  updateSubUser: (tenantId: string, userId: string, body: RouteBody<typeof S.update>) =>
+    call(S.update, { params: user(tenantId, userId), body }),
+  deleteSubUser: (tenantId: string, userId: string) => call(S.remove, { params: user(tenantId, userId) }),
   resetSubUserPassword: (tenantId: string, userId: string, password?: string) =>
-    api.post<void>(`${user(tenantId, userId)}/reset-password`, password ? { password } : {}, { permission: 'tenant:user:reset-password' }),
+    call(S.resetPassword, { params: user(tenantId, userId), body: password ? { password } : {} }),
   devices: (tenantId: string, signal?: AbortSignal) =>
     call(Routes.things.list, {
       params: { tenant_id: tenantId },
@@ -58,20 +45,20 @@ export const userApi = {
       signal,
     }),
 
-  updateSelf: (body: UpdateSelfRequest) => api.put<SelfUserDetail>('/tenant/users/self', body),
-  changePassword: (body: { old_password?: string; code?: string; mobile?: string; password: string; confirmPassword: string }) =>
-    api.put<void>('/tenant/users/self/password', body),
-  changeMobile: (body: { new_mobile: string; new_code: string; old_mobile?: string; area_code: string }) =>
-    api.put<void>('/tenant/users/self/mobile', body),
-  changeEmail: (body: { email: string; code: string }) => api.put<void>('/tenant/users/self/email', body),
+  updateSelf: (body: RouteBody<typeof Self.update>) => call(Self.update, { body }),
+  changePassword: (body: RouteBody<typeof Self.changePassword>) => call(Self.changePassword, { body }),
+  changeMobile: (body: RouteBody<typeof Self.changeMobile>) => call(Self.changeMobile, { body }),
+  changeEmail: (body: RouteBody<typeof Self.changeEmail>) => call(Self.changeEmail, { body }),
   avatar: (file: File) => {
     const data = new FormData();
     data.append('file', file);
-    return api.put<{ avatar: string }>('/tenant/users/self/avatar', data);
+    return call(Self.setAvatar, { body: data });
   },
   /** Account codes for changes (spec §7 purpose `modify`). */
   sendCode: (type: 1 | 2, destination: string, areaCode?: string) =>
-    api.post<void>('/tenant/verification-codes', { type, destination, purpose: 'modify', area_code: type === 1 ? areaCode : undefined }),
+    call(Routes.registration.sendCode, {
+      body: { type, destination, purpose: 'modify', area_code: type === 1 ? areaCode : undefined },
+    }),
 
   opLogs: (tenantId: string, q: OpLogFilter, signal?: AbortSignal) =>
     call(Routes.oplog.list, { params: { tenant_id: tenantId }, query: { ...q }, signal }),

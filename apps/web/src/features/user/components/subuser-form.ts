@@ -1,21 +1,21 @@
 import { MANAGER_ONLY_MENUS, MENU_KEYS, type MenuKey } from '@loggerhead/contract/menus.ts';
-import { GRANTABLE_KEYS, PERMISSIONS, type PermissionScope } from '@loggerhead/contract/permissions.ts';
+import { GRANTABLE_KEYS, PERMISSIONS, type PermissionKey, type PermissionScope } from '@loggerhead/contract/permissions.ts';
 import type { DeviceAccessEntry } from '@loggerhead/contract/schemas/accounts.ts';
 
 /** Menu entries a sub-user can be bound to (spec §2: never sub-user management or system setting). */
 export const SUB_USER_MENUS: readonly MenuKey[] = MENU_KEYS.filter((k) => !MANAGER_ONLY_MENUS.includes(k));
 
 /** Grantable permission keys by who may hold them (spec §6 readable / read-write, and tenant features). */
-export const GRANT_GROUPS: { scope: PermissionScope; keys: string[] }[] = (['device-read', 'device-write', 'tenant'] as const).map(
+export const GRANT_GROUPS: { scope: PermissionScope; keys: PermissionKey[] }[] = (['device-read', 'device-write', 'tenant'] as const).map(
   (scope) => ({ scope, keys: PERMISSIONS.filter((p) => p.scope === scope && GRANTABLE_KEYS.includes(p.key)).map((p) => p.key) }),
 );
 
 const groupKeys = (scope: PermissionScope) => GRANT_GROUPS.find((g) => g.scope === scope)?.keys ?? [];
 
 /** Spec §6 "readable": view devices, data, curves, triggers, GPS, DBC, ECU and fault-code files. */
-export const READ_PRESET: readonly string[] = groupKeys('device-read');
+export const READ_PRESET: readonly PermissionKey[] = groupKeys('device-read');
 /** Spec §6 "read-write": all of readable plus changing devices, data, rules, files, UDS and upgrades. */
-export const WRITE_PRESET: readonly string[] = [...READ_PRESET, ...groupKeys('device-write')];
+export const WRITE_PRESET: readonly PermissionKey[] = [...READ_PRESET, ...groupKeys('device-write')];
 
 /** The chosen devices with their level; a newly chosen device starts readable, unknown ones drop out. */
 export function withAccess(chosen: readonly string[], previous: readonly DeviceAccessEntry[]): DeviceAccessEntry[] {
@@ -32,8 +32,11 @@ export function initialPasswordOf(mobile: string): string {
   return mobile.replace(/\D/g, '').slice(-8);
 }
 
-/** What a menu entry needs to open: binding the menu also grants these (the manager can still take them away). */
-const MENU_GRANTS: Partial<Record<MenuKey, string[]>> = {
+/**
+ * What a menu entry needs to open: binding the menu also grants these (the manager can still take
+ * them away). Data, not calls: typed as keys so that a renamed or misspelt one fails to compile.
+ */
+const MENU_GRANTS: Partial<Record<MenuKey, readonly PermissionKey[]>> = {
   home: ['things:things:page', 'things:things:query', 'things:things:queryone', 'things:info-model:query'],
   dashboard: ['data-mgmt:dashboard:query', 'data-mgmt:things-data:history-aggregation'],
   car: ['car:car:query', 'things:things:page'],

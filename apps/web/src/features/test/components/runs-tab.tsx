@@ -26,7 +26,11 @@ export function RunsTab({ tenantId, runtimeAvailable }: { tenantId: string; runt
   const connected = useRunsLive(tenantId);
   const [filter, setFilter] = useState<{ state?: TestRunState; verdict?: TestVerdict }>({});
   const [paging, setPaging] = useState({ current_page: 1, page_size: 20 });
-  const list = useQuery(runListQuery(tenantId, { ...paging, ...filter }));
+  // The socket pushes each change; while a listed run is active the list is also read now and then, in case a push was missed.
+  const list = useQuery({
+    ...runListQuery(tenantId, { ...paging, ...filter }),
+    refetchInterval: (q) => (q.state.data?.list.some((r) => isActive(r.state)) ? 10_000 : false),
+  });
   const [selected, setSelected] = useState<string[]>([]);
   const [open, setOpen] = useState<{ report: string } | { compare: [string, string] } | null>(null);
   const refresh = () => qc.invalidateQueries({ queryKey: testKeys.runs(tenantId) });

@@ -1,5 +1,11 @@
 import net from 'node:net';
-import { AVATAR_MAX_BYTES, ErrorResponseSchema, MAX_CONFIG_FILE_BYTES, WORK_ORDER_IMAGE_MAX_BYTES } from '@loggerhead/contract';
+import {
+  AVATAR_MAX_BYTES,
+  ErrorResponseSchema,
+  MAX_CONFIG_FILE_BYTES,
+  MAX_SCRIPT_CHARS,
+  WORK_ORDER_IMAGE_MAX_BYTES,
+} from '@loggerhead/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JSON_BODY_LIMIT } from '../src/lib/input-guard.ts';
 import { MAX_UPLOAD_PART } from '../src/modules/recall/recall.routes.ts';
@@ -145,6 +151,11 @@ const UPLOADS: { route: string; kind: 'multipart' | 'raw'; type?: string; limit:
     type: 'application/json',
     limit: () => MAX_CONFIG_FILE_BYTES + 1024,
   },
+  {
+    route: 'POST /v1/test-mgmt/tenants/:tenant_id/scripts/import',
+    kind: 'multipart',
+    limit: () => Math.min(MAX_SCRIPT_CHARS * 4 + 4096, MAX_UPLOAD),
+  },
   { route: 'PUT /v1/filemanager/recall-upload/:token', kind: 'raw', type: 'application/octet-stream', limit: () => MAX_UPLOAD_PART },
   { route: 'POST /v1/filemanager/recall-upload/:token', kind: 'raw', type: 'application/octet-stream', limit: () => MAX_UPLOAD_PART },
 ];
@@ -160,6 +171,7 @@ const NO_BODY = [
   'PUT /v1/out-firmware-mgmt/tenants/:tenantId/firmwares/:id/:toPublic',
   'POST /v1/out-firmware-mgmt/tenants/:tenantId/things/:things_id/upgrades/:id/cancel',
   'POST /v1/single-candtu/tenants/:tenant_id/things/:things_id/ecu-upgrade/:id/cancel',
+  'POST /v1/test-mgmt/tenants/:tenant_id/runs/:id/cancel',
 ];
 
 function pathOf(url: string): string {

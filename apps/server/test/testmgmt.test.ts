@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { GROOVY_ENABLE_COMMAND } from '@loggerhead/contract';
+import { GROOVY_ENABLE_COMMAND, MENU_GRANTS } from '@loggerhead/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 import { locateGroovy } from '../src/modules/testmgmt/runtime/groovy-runtime.ts';
-import { createTestApp, type TestApp, testConfig } from './helper.ts';
+import { mobile } from './accounts.factory.ts';
+import { createTestApp, login, type TestApp, testConfig } from './helper.ts';
 import { multipart } from './signals.fixtures.ts';
 import { MEAN_MAX_SCRIPT, testApi } from './testmgmt.helpers.ts';
 import { makeDevice, makeSubUser, makeTenant, type TenantFixture } from './things.fixtures.ts';
@@ -185,6 +186,67 @@ describe('routines', () => {
   });
 });
 
+describe('runs', () => {
+  it('lists runs filtered by routine, device and start-time range', async () => {
+    const c = await makeTenant(t);
+    const api = testApi(t, c);
+    const s = await api.script('for filters', 'log(1)');
+    const r1 = await api.routine({ name: 'filter one', steps: [collect()], script_id: s.id });
+    const r2 = await api.routine({ name: 'filter two', steps: [collect()], script_id: s.id });
+    const d1 = await makeDevice(t, c);
+    const d2 = await makeDevice(t, c);
+    const range = { begin_time: Date.now() - 60_000, end_time: Date.now() };
+    const pause = () => new Promise((res) => setTimeout(res, 50));
+    const [early] = await api.start({ routine_id: r1.id, things_ids: [d1.id], dry_run: range });
+    await pause();
+    const between = Date.now();
+    await pause();
+    const [late1] = await api.start({ routine_id: r2.id, things_ids: [d1.id], dry_run: range });
+    const [late2] = await api.start({ routine_id: r1.id, things_ids: [d2.id], dry_run: range });
+    const ids = async (query: string) => {
+      const res = await api.call('GET', `/runs?page_size=100${query}`);
+      expect(res.statusCode, res.body).toBe(200);
+      return (res.json().list as { id: string }[]).map((x) => x.id).sort();
+    };
+    const sorted = (...xs: { id: string }[]) => xs.map((x) => x.id).sort();
+    expect(await ids('')).toEqual(sorted(early, late1, late2));
+    expect(await ids(`&routine_id=${r1.id}`)).toEqual(sorted(early, late2));
+    expect(await ids(`&things_id=${d1.id}`)).toEqual(sorted(early, late1));
+    expect(await ids(`&routine_id=${r1.id}&things_id=${d1.id}`)).toEqual(sorted(early));
+    expect(await ids(`&begin_time=${between}`)).toEqual(sorted(late1, late2));
+    expect(await ids(`&end_time=${between}`)).toEqual(sorted(early));
+    expect(await ids(`&begin_time=${between}&things_id=${d2.id}`)).toEqual(sorted(late2));
+    expect((await api.call('GET', '/runs?routine_id=nope')).statusCode).toBe(400);
+    expect((await api.call('GET', '/runs?begin_time=yesterday')).statusCode).toBe(400);
+  });
+
+  it("starts a routine with parameters over the routine's own, and the report records them", async () => {
+    const api = testApi(t, a);
+    const s = await api.script(
+      'params echo',
+      "metric('limit', params.limit)\nmetric('gain', params.gain)\ncheck('under limit', 7 < params.limit)\n",
+    );
+    const r = await api.routine({ name: 'params routine', steps: [collect()], script_id: s.id, params: { limit: 10, gain: 3 } });
+    const d = await makeDevice(t, a);
+    const range = { begin_time: Date.now() - 60_000, end_time: Date.now() };
+    const [plain] = await api.start({ routine_id: r.id, things_ids: [d.id], dry_run: range });
+    const [over] = await api.start({ routine_id: r.id, things_ids: [d.id], dry_run: range, params: { limit: 5 } });
+    expect(over.params).toEqual({ limit: 5, gain: 3 });
+    await api.finished(plain.id);
+    await api.finished(over.id);
+    const plainReport = await api.report(plain.id);
+    const overReport = await api.report(over.id);
+    expect(plainReport).toMatchObject({ verdict: 'pass', params: { limit: 10, gain: 3 } });
+    expect(plainReport.metrics.map((m) => m.value)).toEqual([10, 3]);
+    expect(overReport).toMatchObject({ verdict: 'fail', params: { limit: 5, gain: 3 } });
+    expect(overReport.metrics.map((m) => m.value)).toEqual([5, 3]);
+    // the routine's own parameters are unchanged
+    expect((await api.call('GET', `/routines/${r.id}`)).json().params).toEqual({ limit: 10, gain: 3 });
+    const bad = await api.call('POST', '/runs', { routine_id: r.id, things_ids: [d.id], dry_run: range, params: [1, 2] });
+    expect(bad.statusCode).toBe(400);
+  });
+});
+
 describe('tenants, permissions and quota', () => {
   it("keeps each tenant's scripts and routines to itself", async () => {
     const mine = await testApi(t, a).script('private to a', 'log(1)');
@@ -217,6 +279,63 @@ describe('tenants, permissions and quota', () => {
     const wa = testApi(t, a, writer.auth);
     expect((await wa.call('POST', '/scripts', { name: 'by a sub-user', content: 'log(1)' })).statusCode).toBe(200);
     expect((await wa.call('POST', '/scripts/validate', { content: 'log(1)' })).json().valid).toBe(true);
+  });
+
+  it('opens the Tests menu to a sub-user given its keys by the manager, and refuses it without them', async () => {
+    const api = testApi(t, a);
+    const script = await api.script('for the menu', 'log(1)');
+    const routine = await api.routine({ name: 'menu routine', steps: [collect()], script_id: script.id });
+    const d = await makeDevice(t, a);
+    const [run] = await api.start({
+      routine_id: routine.id,
+      things_ids: [d.id],
+      dry_run: { begin_time: Date.now() - 60_000, end_time: Date.now() },
+    });
+    expect((await api.finished(run.id)).state).toBe('analyzed');
+
+    // The manager binds the menu and the device, but no keys yet.
+    const users = `/v1/tenant/tenants/${a.tenantId}/users`;
+    const manager = (method: 'POST' | 'PUT', url: string, payload: object) =>
+      t.app.inject({ method, url, headers: { authorization: a.auth }, payload });
+    const password = 'Menu-Pass-1234';
+    const created = await manager('POST', users, {
+      username: `tester${Date.now() % 100_000}`,
+      mobile: mobile(),
+      password,
+      menus: ['test'],
+      devices: [{ things_id: d.id, access: 'read' }],
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const sub = created.json() as { id: string; login_name: string };
+    const reads = [
+      '/scripts',
+      `/scripts/${script.id}`,
+      '/routines',
+      `/routines/${routine.id}`,
+      '/runs',
+      `/runs/${run.id}`,
+      `/runs/${run.id}/report`,
+    ];
+    const statuses = async (auth: string) => Promise.all(reads.map(async (p) => (await testApi(t, a, auth).call('GET', p)).statusCode));
+    const before = await login(t.app, sub.login_name, password);
+    expect(await statuses(before)).toEqual(reads.map(() => 403));
+
+    // The menu's keys, as the console adds them when the menu is bound.
+    const granted = await manager('PUT', `${users}/${sub.id}`, { grants: [...(MENU_GRANTS.test ?? [])] });
+    expect(granted.statusCode, granted.body).toBe(200);
+    const auth = await login(t.app, sub.login_name, password);
+    expect(await statuses(auth)).toEqual(reads.map(() => 200));
+    const privileges = (await t.app.inject({ method: 'GET', url: '/v1/control/privileges/self', headers: { authorization: auth } })).json();
+    expect(privileges.menus).toContain('test');
+    const sa = testApi(t, a, auth);
+    expect((await sa.call('GET', '/runs')).json().list.map((r: { id: string }) => r.id)).toContain(run.id);
+    expect((await sa.call('GET', '/scripts')).json().list.map((s: { id: string }) => s.id)).toContain(script.id);
+    // The menu reads; writing and starting stay keys of their own.
+    expect((await sa.call('POST', '/scripts', { name: 'not mine to write', content: 'log(1)' })).statusCode).toBe(403);
+    expect(
+      (await sa.call('POST', '/runs', { routine_id: routine.id, things_ids: [d.id], dry_run: { begin_time: 0, end_time: 1000 } }))
+        .statusCode,
+    ).toBe(403);
   });
 
   it("bounds a tenant's analysis scripts by its package's data_analysis", async () => {

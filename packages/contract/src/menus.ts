@@ -1,3 +1,5 @@
+import type { PermissionKey } from './permissions.ts';
+
 /**
  * Header and user-dropdown menu entries (spec §2). Sub-users see only the
  * entries bound to them; SystemSetting is never shown to sub-users.
@@ -23,3 +25,24 @@ export type MenuKey = (typeof MENU_KEYS)[number];
 
 /** Menu entries a sub-user can never be bound to. */
 export const MANAGER_ONLY_MENUS: readonly MenuKey[] = ['subuser', 'system-setting'];
+
+/**
+ * What a menu entry needs to open: binding the menu also grants these (the manager can still take
+ * them away). Data, not calls: typed as keys so that a renamed or misspelt one fails to compile.
+ * The server enforces the keys; this table only saves the manager from picking them one by one.
+ */
+export const MENU_GRANTS: Partial<Record<MenuKey, readonly PermissionKey[]>> = {
+  home: ['things:things:page', 'things:things:query', 'things:things:queryone', 'things:info-model:query'],
+  dashboard: ['data-mgmt:dashboard:query', 'data-mgmt:things-data:history-aggregation'],
+  car: ['car:car:query', 'things:things:page'],
+  dbc: ['mapping:dbc:query'],
+  // Tests: the scripts, routines and runs tabs (and their reports); the device picker of a start.
+  test: ['test-mgmt:script:query', 'test-mgmt:routine:query', 'test-mgmt:run:query', 'things:things:page'],
+  ecu: ['candtu:ecu:query'],
+  fence: ['fence:fence:query'],
+  workorder: ['workorder:workorder:query', 'workorder:workorder:create'],
+  'device-type': ['things:info-model:query'],
+  'fault-code': ['candtu:dtc:query'],
+  oplog: ['data-mgmt:op-log:query'],
+  'system-config': ['tenant:customization:update'],
+};

@@ -57,4 +57,13 @@ describe('binding a menu', () => {
     expect(g.filter((k) => k === 'things:things:page')).toHaveLength(1);
     for (const k of grantsForMenus([], [...SUB_USER_MENUS])) expect(GRANTABLE_KEYS).toContain(k);
   });
+
+  it('gives the Tests menu what its scripts, routines and runs tabs read', () => {
+    expect(SUB_USER_MENUS).toContain('test');
+    const g = grantsForMenus([], ['test']);
+    for (const k of ['test-mgmt:script:query', 'test-mgmt:routine:query', 'test-mgmt:run:query', 'things:things:page'])
+      expect(g).toContain(k);
+    // reading only: starting, changing or deleting stays the manager's choice
+    expect(g.filter((k) => !k.endsWith(':query') && !k.endsWith(':page'))).toEqual([]);
+  });
 });

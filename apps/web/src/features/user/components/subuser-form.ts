@@ -1,4 +1,4 @@
-import { MANAGER_ONLY_MENUS, MENU_KEYS, type MenuKey } from '@loggerhead/contract/menus.ts';
+import { MANAGER_ONLY_MENUS, MENU_GRANTS, MENU_KEYS, type MenuKey } from '@loggerhead/contract/menus.ts';
 import { GRANTABLE_KEYS, PERMISSIONS, type PermissionKey, type PermissionScope } from '@loggerhead/contract/permissions.ts';
 import type { DeviceAccessEntry } from '@loggerhead/contract/schemas/accounts.ts';
 
@@ -31,24 +31,6 @@ export function setAccess(list: readonly DeviceAccessEntry[], id: string, access
 export function initialPasswordOf(mobile: string): string {
   return mobile.replace(/\D/g, '').slice(-8);
 }
-
-/**
- * What a menu entry needs to open: binding the menu also grants these (the manager can still take
- * them away). Data, not calls: typed as keys so that a renamed or misspelt one fails to compile.
- */
-const MENU_GRANTS: Partial<Record<MenuKey, readonly PermissionKey[]>> = {
-  home: ['things:things:page', 'things:things:query', 'things:things:queryone', 'things:info-model:query'],
-  dashboard: ['data-mgmt:dashboard:query', 'data-mgmt:things-data:history-aggregation'],
-  car: ['car:car:query', 'things:things:page'],
-  dbc: ['mapping:dbc:query'],
-  ecu: ['candtu:ecu:query'],
-  fence: ['fence:fence:query'],
-  workorder: ['workorder:workorder:query', 'workorder:workorder:create'],
-  'device-type': ['things:info-model:query'],
-  'fault-code': ['candtu:dtc:query'],
-  oplog: ['data-mgmt:op-log:query'],
-  'system-config': ['tenant:customization:update'],
-};
 
 /** The grants plus what newly bound menus need, each key once. */
 export function grantsForMenus(grants: readonly string[], added: readonly string[]): string[] {

@@ -6,26 +6,50 @@ import {
   type TestVerdict,
 } from '@loggerhead/contract/schemas/testmgmt.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Badge, Button, Drawer, Popconfirm, Select, Space, Table, Tooltip, Typography } from 'antd';
+import { App, Badge, Button, DatePicker, Drawer, Popconfirm, Select, Space, Table, Tooltip, Typography } from 'antd';
+import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { deviceListQuery } from '../../../api/things.queries.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 import { testApi } from '../api/testmgmt.api.ts';
-import { runListQuery, testKeys } from '../api/testmgmt.queries.ts';
+import { routineListQuery, runListQuery, testKeys } from '../api/testmgmt.queries.ts';
 import { can } from './can.ts';
 import { CompareReports } from './compare-reports.tsx';
 import { RunReport } from './report-view.tsx';
 import { isActive, RunState, VerdictTag } from './run-state.tsx';
 import { useRunsLive } from './use-runs-live.ts';
 
-/** Runs of the tenant's devices with their live state; cancel, open a report, compare two. */
+/** What the runs list is narrowed to: a routine, a device, a start-time range, a state, a verdict. */
+interface RunFilter {
+  routine_id?: string;
+  things_id?: string;
+  begin_time?: number;
+  end_time?: number;
+  state?: TestRunState;
+  verdict?: TestVerdict;
+}
+
+/** Runs of the tenant's devices with their live state; filter, cancel, open a report, compare two. */
 export function RunsTab({ tenantId, runtimeAvailable }: { tenantId: string; runtimeAvailable: boolean }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const qc = useQueryClient();
   const connected = useRunsLive(tenantId);
-  const [filter, setFilter] = useState<{ state?: TestRunState; verdict?: TestVerdict }>({});
+  const [filter, setFilter] = useState<RunFilter>({});
   const [paging, setPaging] = useState({ current_page: 1, page_size: 20 });
+  const [range, setRange] = useState<[Dayjs, Dayjs] | null>(null);
+  const [deviceKeyword, setDeviceKeyword] = useState('');
+  const [routineKeyword, setRoutineKeyword] = useState('');
+  const routines = useQuery({ ...routineListQuery(tenantId, { current_page: 1, page_size: 100, name: routineKeyword || undefined }) });
+  const devices = useQuery({
+    ...deviceListQuery(tenantId, { current_page: 1, page_size: 100, keyword: deviceKeyword || undefined }),
+    refetchInterval: false,
+  });
+  const refine = (patch: RunFilter) => {
+    setFilter((f) => ({ ...f, ...patch }));
+    setPaging((p) => ({ ...p, current_page: 1 }));
+  };
   // The socket pushes each change; while a listed run is active the list is also read now and then, in case a push was missed.
   const list = useQuery({
     ...runListQuery(tenantId, { ...paging, ...filter }),
@@ -51,15 +75,47 @@ export function RunsTab({ tenantId, runtimeAvailable }: { tenantId: string; runt
     <>
       <Space style={{ marginBottom: 12, width: '100%', justifyContent: 'space-between' }} wrap>
         <Space wrap>
+          <Select<string>
+            allowClear
+            showSearch
+            filterOption={false}
+            onSearch={setRoutineKeyword}
+            placeholder={t('test.run.routine')}
+            style={{ width: 180 }}
+            value={filter.routine_id}
+            onChange={(routine_id) => refine({ routine_id })}
+            data-testid="runs-filter-routine"
+            options={(routines.data?.list ?? []).map((r) => ({ value: r.id, label: r.name }))}
+          />
+          <Select<string>
+            allowClear
+            showSearch
+            filterOption={false}
+            onSearch={setDeviceKeyword}
+            placeholder={t('test.run.device')}
+            style={{ width: 180 }}
+            value={filter.things_id}
+            onChange={(things_id) => refine({ things_id })}
+            data-testid="runs-filter-device"
+            options={(devices.data?.list ?? []).map((d) => ({ value: d.id, label: d.name }))}
+          />
+          <DatePicker.RangePicker
+            showTime
+            value={range}
+            placeholder={[t('test.run.filterFrom'), t('test.run.filterTo')]}
+            onChange={(v) => {
+              const picked = v?.[0] && v?.[1] ? ([v[0], v[1]] as [Dayjs, Dayjs]) : null;
+              setRange(picked);
+              refine({ begin_time: picked?.[0].valueOf(), end_time: picked?.[1].valueOf() });
+            }}
+            data-testid="runs-filter-range"
+          />
           <Select<TestRunState>
             allowClear
             placeholder={t('test.field.state')}
             style={{ width: 150 }}
             value={filter.state}
-            onChange={(state) => {
-              setFilter((f) => ({ ...f, state }));
-              setPaging((p) => ({ ...p, current_page: 1 }));
-            }}
+            onChange={(state) => refine({ state })}
             options={TEST_RUN_STATES.map((s) => ({ value: s, label: t(`test.state.${s}`) }))}
           />
           <Select<TestVerdict>
@@ -67,10 +123,7 @@ export function RunsTab({ tenantId, runtimeAvailable }: { tenantId: string; runt
             placeholder={t('test.field.verdict')}
             style={{ width: 130 }}
             value={filter.verdict}
-            onChange={(verdict) => {
-              setFilter((f) => ({ ...f, verdict }));
-              setPaging((p) => ({ ...p, current_page: 1 }));
-            }}
+            onChange={(verdict) => refine({ verdict })}
             options={TEST_VERDICTS.map((v) => ({ value: v, label: t(`test.verdict.${v}`) }))}
           />
           <Badge

@@ -1,6 +1,6 @@
 import { MAX_DRY_RUN_MS, type TestRoutine } from '@loggerhead/contract/schemas/testmgmt.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, type ButtonProps, DatePicker, Form, Modal, Select, Switch } from 'antd';
+import { Alert, App, type ButtonProps, DatePicker, Form, Input, Modal, Select, Switch } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -32,13 +32,19 @@ export function StartRunDialog({ tenantId, routine, onClose, onStarted }: StartR
   const [dry, setDry] = useState(false);
   const [range, setRange] = useState<[Dayjs, Dayjs]>(() => [dayjs().subtract(1, 'hour'), dayjs()]);
 
+  // This start's parameters: the routine's, to be changed here; they go over the routine's own.
+  const [paramsText, setParamsText] = useState('{}');
+
   useEffect(() => {
     if (routine) {
       setThings([]);
       setDry(false);
       setRange([dayjs().subtract(1, 'hour'), dayjs()]);
+      setParamsText(JSON.stringify(routine.params ?? {}, null, 2));
     }
   }, [routine]);
+
+  const params = parseParams(paramsText);
 
   const span = range[1].valueOf() - range[0].valueOf();
   const rangeProblem = dry && (span <= 0 ? t('test.run.rangeOrder') : span > MAX_DRY_RUN_MS ? t('test.run.rangeTooLong') : null);
@@ -49,6 +55,7 @@ export function StartRunDialog({ tenantId, routine, onClose, onStarted }: StartR
         routine_id: (routine as TestRoutine).id,
         things_ids: things,
         dry_run: dry ? { begin_time: range[0].valueOf(), end_time: range[1].valueOf() } : undefined,
+        params: params ?? undefined,
       }),
     onSuccess: (r) => {
       message.success(t('test.run.started', { count: r.runs.length }));
@@ -64,7 +71,10 @@ export function StartRunDialog({ tenantId, routine, onClose, onStarted }: StartR
       title={t('test.run.startTitle', { name: routine?.name ?? '' })}
       okText={dry ? t('test.run.startDry') : t('test.run.start')}
       okButtonProps={
-        { disabled: !things.length || Boolean(rangeProblem) || !can('test-mgmt:run:execute'), 'data-testid': 'run-start-ok' } as ButtonProps
+        {
+          disabled: !things.length || Boolean(rangeProblem) || !params || !can('test-mgmt:run:execute'),
+          'data-testid': 'run-start-ok',
+        } as ButtonProps
       }
       confirmLoading={start.isPending}
       onOk={() => start.mutate()}
@@ -100,8 +110,31 @@ export function StartRunDialog({ tenantId, routine, onClose, onStarted }: StartR
             />
           </Form.Item>
         )}
+        <Form.Item
+          label={t('test.run.params')}
+          validateStatus={params ? undefined : 'error'}
+          help={params ? t('test.run.paramsHelp') : t('test.routine.badParams')}
+        >
+          <Input.TextArea
+            value={paramsText}
+            rows={3}
+            className="lh-mono"
+            onChange={(e) => setParamsText(e.target.value)}
+            data-testid="run-params"
+          />
+        </Form.Item>
         {!dry && routine && <Alert type="info" showIcon title={t('test.run.realHelp', { seconds: routine.duration_seconds })} />}
       </Form>
     </Modal>
   );
+}
+
+/** The parameters typed for this start: a JSON object, or null when it is not one. */
+export function parseParams(text: string): Record<string, unknown> | null {
+  try {
+    const v = JSON.parse(text.trim() || '{}') as unknown;
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
 }

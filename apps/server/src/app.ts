@@ -87,7 +87,7 @@ export interface RouteEntry {
   method: string;
   url: string;
   websocket: boolean;
-  config: { public?: boolean; auth?: 'socket'; permission?: string; route?: RouteDef };
+  config: { public?: boolean; auth?: 'socket'; permission?: string; route?: RouteDef; plugin?: boolean };
   /** The route's request schemas (zod), when it has them: what the input tests generate from. */
   schema: { params?: unknown; querystring?: unknown; body?: unknown };
 }
@@ -194,11 +194,12 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   app.decorateRequest('auth', null);
 
   // Every route the router has, as registered (the security tests walk it). Routes of the API docs
-  // and of the built console's files are public: they are registered while `openPlugin` is set.
+  // and of the built console's files are public and marked as a plugin's: they are registered while
+  // `openPlugin` is set. Every other route comes from the contract's table (`route()`, `socketRoute()`).
   const routeTable: RouteEntry[] = [];
   let openPlugin = false;
   app.addHook('onRoute', (route) => {
-    if (openPlugin) route.config = { ...(route.config as object), public: true };
+    if (openPlugin) route.config = { ...(route.config as object), public: true, plugin: true };
     const methods = [route.method].flat();
     for (const method of methods)
       routeTable.push({

@@ -236,6 +236,15 @@ describe('the route table', () => {
     expect(direct).toEqual([]);
   });
 
+  it('registers no API route by hand: every route but a plugin’s (API docs, the console’s files) comes from the table', () => {
+    const plugins = t.app.routeTable.filter((r) => r.config.plugin);
+    // Sanity: the docs are there, and the plugins’ routes are theirs (public, under the docs prefix here).
+    expect(plugins.map(key)).toContain('GET /v1/docs/json');
+    expect(plugins.filter((r) => !r.config.public || (!r.url.startsWith('/v1/docs') && r.url.startsWith('/v1/'))).map(key)).toEqual([]);
+    const byHand = t.app.routeTable.filter((r) => !r.config.route && !r.config.plugin).map(key);
+    expect(byHand).toEqual([]);
+  });
+
   it('names only permission keys the contract knows', () => {
     const unknown = t.app.routeTable.filter((r) => r.config.permission && !permissionDef(r.config.permission)).map(key);
     expect(unknown).toEqual([]);

@@ -18,6 +18,8 @@ declare module 'fastify' {
     noOpLog?: boolean;
     /** The contract's route this was registered from (`route()`, `socketRoute()`); absent on a route registered directly. */
     route?: RouteDef;
+    /** Registered by a plugin (the API docs, the built console's files), not by a module: these are the only routes outside the table. */
+    plugin?: boolean;
   }
   interface FastifyRequest {
     auth: Auth | null;

@@ -134,6 +134,14 @@ export type CallArgs<R extends HttpRouteDef> = Pick<RequestOptions, 'signal' | '
   (R['body'] extends z.ZodType ? { body: RouteBody<R> } : { body?: FormData });
 
 /**
+ * The address of a route of the table for a browser navigation (a link, not a fetch): its path with
+ * the parameters filled in, and its query.
+ */
+export function routeUrl<R extends HttpRouteDef>(route: R, args: Pick<CallArgs<R>, 'params' | 'query'>): string {
+  return buildUrl(routePath(route, args.params as RouteParams<R>), args.query as Query | undefined);
+}
+
+/**
  * Calls a route of the contract's table: its method, its path with the parameters filled in, its
  * permission key checked against the stored map; the answer typed from its response schema. A
  * public route is called without the token (the console calls them before login, or with a

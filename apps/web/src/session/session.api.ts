@@ -1,18 +1,18 @@
 import { Routes } from '@loggerhead/contract/routes/index.ts';
-import type { LoginRequest, LoginResponse, Privileges } from '@loggerhead/contract/schemas/session.ts';
+import type { LoginRequest } from '@loggerhead/contract/schemas/session.ts';
 import type { CustomizationKey } from '@loggerhead/contract/schemas/tenant.ts';
-import { api, call } from '../api/client.ts';
+import { call } from '../api/client.ts';
 import type { Customization } from '../api/session-storage.ts';
 
 /** The calls of the session: global config, login/logout, and what the console loads after login (spec §4). */
 export const sessionApi = {
   globalConfig: (signal?: AbortSignal) => call(Routes.webConfig.globalConfig, { signal, timeout: 10_000 }),
-  login: (body: LoginRequest) => api.post<LoginResponse>('/control/sessions', body, { auth: false }),
-  logout: (sessionId: string) => api.delete<void>(`/control/sessions/${encodeURIComponent(sessionId)}`),
+  login: (body: LoginRequest) => call(Routes.session.login, { body }),
+  logout: (sessionId: string) => call(Routes.session.logout, { params: { id: sessionId } }),
   self: (signal?: AbortSignal) => call(Routes.self.get, { signal }),
   /** The same call, read for the personal details. */
   selfDetail: (signal?: AbortSignal) => call(Routes.self.get, { signal }),
-  privileges: (signal?: AbortSignal) => api.get<Privileges>('/control/privileges/self', { signal }),
+  privileges: (signal?: AbortSignal) => call(Routes.session.privileges, { signal }),
   tenant: (signal?: AbortSignal) => call(Routes.self.tenant, { signal }),
   customization: async (tenantId: string, signal?: AbortSignal) =>
     toCustomization(await call(Routes.customization.get, { params: { tenant_id: tenantId }, signal })),

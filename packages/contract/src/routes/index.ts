@@ -31,15 +31,17 @@
  * - tenant: self (the caller's own account and tenant), registration (calls before login: codes,
  *   registration, forgotten password), subUsers, tenantAdmin (tenants, system side) and
  *   customization: ./tenant.ts
+ * - session (login, logout, the caller's permission map, re-entering the password) and oidc
+ *   (third-party login and the caller's link to it): ./control.ts
  *
- * Not yet converted (still declared in their server route files and re-declared by the web):
- * every other module under apps/server/src/modules.
+ * The server registers no API route beside this table (its security test checks that).
  */
 
 import { AlertEventRoutes, AlertRoutes } from './alert.ts';
 import { BillingRoutes } from './billing.ts';
 import { CommandRoutes } from './command.ts';
 import { ConfigRoutes } from './config.ts';
+import { OidcRoutes, SessionRoutes } from './control.ts';
 import { DashboardRoutes } from './dashboard.ts';
 import { DataRoutes } from './data.ts';
 import { DeviceTypeSchemaRoutes } from './device-type-schema.ts';
@@ -68,6 +70,7 @@ export { AlertEventRoutes, AlertRoutes } from './alert.ts';
 export { BillingRoutes } from './billing.ts';
 export { CommandRoutes } from './command.ts';
 export { ConfigRoutes } from './config.ts';
+export { type OidcLink, OidcLinkSchema, OidcRoutes, SessionRoutes } from './control.ts';
 export { DashboardRoutes } from './dashboard.ts';
 export { DataRoutes } from './data.ts';
 export * from './define.ts';
@@ -126,4 +129,6 @@ export const Routes = {
   subUsers: SubUserRoutes,
   tenantAdmin: TenantAdminRoutes,
   customization: CustomizationRoutes,
+  session: SessionRoutes,
+  oidc: OidcRoutes,
 } as const;

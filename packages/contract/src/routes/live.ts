@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DeviceParams, defineRoute } from './define.ts';
+import { DeviceParams, defineRoute, TenantParams } from './define.ts';
 
 /** The query of every socket: the session token (browsers cannot set headers on a WebSocket). */
 const SocketQuery = z.object({ token: z.string().optional() });
@@ -35,6 +35,18 @@ export const LiveRoutes = {
     params: DeviceParams,
     query: SocketQuery,
     permission: 'things:message:query',
+    socket: true,
+  }),
+  /**
+   * The tenant's test runs as they change: `{t: "subscribed", tenant_id}`, then `{t: "run", run}` on
+   * every state or progress change of a run of a device the caller may read.
+   */
+  testRuns: defineRoute({
+    method: 'GET',
+    path: '/test-mgmt/tenants/:tenant_id/runs/live',
+    params: TenantParams,
+    query: SocketQuery,
+    permission: 'test-mgmt:run:query',
     socket: true,
   }),
 };

@@ -1,37 +1,33 @@
-import { ErrorResponseSchema, IdParamSchema, LoginRequestSchema, LoginResponseSchema } from '@loggerhead/contract';
+import { ErrorResponseSchema, Routes } from '@loggerhead/contract';
 import { requireAuth } from '../../lib/auth.ts';
 import type { App } from '../../lib/fastify.ts';
 import { everyHour } from '../../lib/hourly.ts';
+import { route } from '../../lib/route.ts';
 import type { ControlService } from './control.service.ts';
+
+const R = Routes.session;
 
 export function controlRoutes(app: App, svc: ControlService) {
   const login = {
-    config: { public: true, noOpLog: true },
-    schema: {
-      tags: ['control'],
-      body: LoginRequestSchema,
-      response: { 200: LoginResponseSchema, 400: ErrorResponseSchema, 401: ErrorResponseSchema, 403: ErrorResponseSchema },
-    },
-  } as const;
+    tags: ['control'],
+    config: { noOpLog: true },
+    errors: { 400: ErrorResponseSchema, 401: ErrorResponseSchema, 403: ErrorResponseSchema },
+  };
   // Spec §3 login type: 1 password, 2 mobile + SMS code.
-  app.post('/v1/control/sessions', login, (req) =>
+  route(app, R.login, login, (req) =>
     req.body.type === 2
       ? svc.loginWithCode(req.body, req.ip, req.headers['user-agent'] ?? null)
       : svc.loginWithPassword(req.body, req.ip, req.headers['user-agent'] ?? null),
   );
-  app.post('/v1/control/sessions/tenant-manager', login, (req) =>
+  route(app, R.tenantManagerLogin, login, (req) =>
     req.body.type === 2
       ? svc.loginWithCode(req.body, req.ip, req.headers['user-agent'] ?? null)
       : svc.loginWithPassword(req.body, req.ip, req.headers['user-agent'] ?? null, true),
   );
   // Ended sessions are deleted a week after they end.
   everyHour(app, 'session sweep', () => svc.purgeEndedSessions());
-  app.delete(
-    '/v1/control/sessions/:id',
-    { config: { noOpLog: true }, schema: { tags: ['control'], params: IdParamSchema } },
-    async (req, reply) => {
-      await svc.logout(requireAuth(req.auth), req.params.id);
-      return reply.code(204).send();
-    },
-  );
+  route(app, R.logout, { tags: ['control'], config: { noOpLog: true } }, async (req, reply) => {
+    await svc.logout(requireAuth(req.auth), req.params.id);
+    return reply.code(204).send();
+  });
 }

@@ -1,7 +1,8 @@
-import { SocketClose, type TestRun } from '@loggerhead/contract';
+import { Routes, SocketClose, type TestRun } from '@loggerhead/contract';
 import type { AppContext, LoggerheadApp } from '../../app.ts';
 import { assertPermission } from '../../lib/auth.ts';
 import { ApiError } from '../../lib/errors.ts';
+import { socketRoute } from '../../lib/route.ts';
 import { socketRegistry } from '../../live/socket-registry.ts';
 import { deviceAccess, inTenant, restrictedUser } from '../things/things.access.ts';
 
@@ -27,53 +28,50 @@ export function testmgmtLiveRoutes(app: LoggerheadApp, ctx: AppContext) {
     off();
   });
   const registry = socketRegistry(app);
-  app.get(
-    '/v1/test-mgmt/tenants/:tenant_id/runs/live',
-    { websocket: true, config: { auth: 'socket' }, schema: { hide: true } },
-    async (socket, req) => {
-      const { tenant_id } = req.params as { tenant_id: string };
-      const send = (m: unknown) => {
-        if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(m));
-      };
-      const tracked = await registry.admit(socket, (req.query as { token?: string }).token);
-      if (!tracked) return;
-      let auth: ReturnType<typeof inTenant>;
-      try {
-        auth = inTenant(tracked.auth, tenant_id);
-        assertPermission(auth, 'test-mgmt:run:query');
-      } catch (e) {
-        const b = e instanceof ApiError ? [e.body].flat()[0] : { code: 'http.500', message: 'error' };
-        return tracked.end(SocketClose.accessWithdrawn, { code: b.code, message: b.message });
+  const R = Routes.live.testRuns;
+  socketRoute(app, R, async (socket, req) => {
+    const { tenant_id } = req.params;
+    const send = (m: unknown) => {
+      if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(m));
+    };
+    const tracked = await registry.admit(socket, req.query.token);
+    if (!tracked) return;
+    let auth: ReturnType<typeof inTenant>;
+    try {
+      auth = inTenant(tracked.auth, tenant_id);
+      assertPermission(auth, R.permission);
+    } catch (e) {
+      const b = e instanceof ApiError ? [e.body].flat()[0] : { code: 'http.500', message: 'error' };
+      return tracked.end(SocketClose.accessWithdrawn, { code: b.code, message: b.message });
+    }
+    if (tracked.ended) return;
+    // A sub-user sees the runs of the devices granted to it; what it may read is kept until its access changes.
+    const restricted = restrictedUser(auth) !== null;
+    const cache = new Map<string, boolean>();
+    const sees = async (thingsId: string) => {
+      if (!restricted) return true;
+      let ok = cache.get(thingsId);
+      if (ok === undefined) {
+        ok = await deviceAccess(ctx.database.raw, auth, thingsId).then(
+          () => true,
+          () => false,
+        );
+        cache.set(thingsId, ok);
       }
-      if (tracked.ended) return;
-      // A sub-user sees the runs of the devices granted to it; what it may read is kept until its access changes.
-      const restricted = restrictedUser(auth) !== null;
-      const cache = new Map<string, boolean>();
-      const sees = async (thingsId: string) => {
-        if (!restricted) return true;
-        let ok = cache.get(thingsId);
-        if (ok === undefined) {
-          ok = await deviceAccess(ctx.database.raw, auth, thingsId).then(
-            () => true,
-            () => false,
-          );
-          cache.set(thingsId, ok);
-        }
-        return ok;
-      };
-      const w: Watcher = { send, sees };
-      const set = watchers.get(auth.tenantId) ?? new Set<Watcher>();
-      watchers.set(auth.tenantId, set);
-      set.add(w);
-      tracked.onEnd(() => {
-        set.delete(w);
-        if (!set.size && watchers.get(auth.tenantId) === set) watchers.delete(auth.tenantId);
-      });
-      tracked.onAccessChanged(async (changed) => {
-        if (changed) cache.delete(changed);
-        else cache.clear();
-      });
-      send({ t: 'subscribed', tenant_id: auth.tenantId });
-    },
-  );
+      return ok;
+    };
+    const w: Watcher = { send, sees };
+    const set = watchers.get(auth.tenantId) ?? new Set<Watcher>();
+    watchers.set(auth.tenantId, set);
+    set.add(w);
+    tracked.onEnd(() => {
+      set.delete(w);
+      if (!set.size && watchers.get(auth.tenantId) === set) watchers.delete(auth.tenantId);
+    });
+    tracked.onAccessChanged(async (changed) => {
+      if (changed) cache.delete(changed);
+      else cache.clear();
+    });
+    send({ t: 'subscribed', tenant_id: auth.tenantId });
+  });
 }

@@ -1,9 +1,10 @@
 import { LockOutlined } from '@ant-design/icons';
+import { Routes } from '@loggerhead/contract/routes/index.ts';
 import { useMutation } from '@tanstack/react-query';
 import { Form, Input, Modal, Typography } from 'antd';
 import { type ReactNode, useCallback, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../api/client.ts';
+import { call } from '../../api/client.ts';
 import { errorText } from '../../api/error-funnel.ts';
 
 /**
@@ -28,7 +29,7 @@ export function ReauthDialog({
   const [form] = Form.useForm<{ password: string }>();
   const check = useMutation({
     meta: { silent: true },
-    mutationFn: (password: string) => api.post<void>('/control/reauth', { password }),
+    mutationFn: (password: string) => call(Routes.session.reauth, { body: { password } }),
     onSuccess: () => {
       form.resetFields();
       onConfirmed();

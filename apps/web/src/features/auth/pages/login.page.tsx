@@ -4,7 +4,6 @@ import { Alert, Button, Card, Divider, Spin, Tabs, Tooltip, Typography } from 'a
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { baseUrl } from '../../../api/client.ts';
 import { tokenClaims } from '../../../api/session-storage.ts';
 import { LanguageSwitch } from '../../../components/language-switch.tsx';
 import { globalConfigQuery } from '../../../session/session.queries.ts';
@@ -111,7 +110,7 @@ export default function LoginPage() {
                   shape="circle"
                   icon={<LoginOutlined />}
                   aria-label={t('auth.login.thirdParty')}
-                  href={`${baseUrl()}/control/oidc/authorize?prePath=${encodeURIComponent(HOME)}`}
+                  href={authApi.oidcAuthorizeUrl(HOME)}
                 />
               </Tooltip>
             )}

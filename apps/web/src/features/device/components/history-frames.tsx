@@ -1,5 +1,6 @@
 import { DownloadOutlined, SearchOutlined, UploadOutlined } from '@ant-design/icons';
 import { isAllowedByMap } from '@loggerhead/contract/permissions.ts';
+import { Routes } from '@loggerhead/contract/routes/index.ts';
 import type { ExportFormat, FrameDto } from '@loggerhead/contract/schemas/data.ts';
 import type { Thing } from '@loggerhead/contract/schemas/things.ts';
 import { useQuery } from '@tanstack/react-query';
@@ -31,7 +32,8 @@ export function HistoryFrames({ thing, tenantId }: { thing: Thing; tenantId: str
   const [exporting, setExporting] = useState(false);
   const [task, setTask] = useState<{ id: string; format: ExportFormat } | null>(null);
   const [uploading, setUploading] = useState(false);
-  const mayUpload = thing.access === 'write' && isAllowedByMap(getPermissionMap(), 'data-mgmt:things-data:import');
+  // The key of the upload route the dialog calls (the contract's table), not a copy of it.
+  const mayUpload = thing.access === 'write' && isAllowedByMap(getPermissionMap(), Routes.data.upload.permission);
 
   const page = useQuery(framesQuery(tenantId, thing.id, submitted, paging.page, paging.size));
   // Frames just uploaded may fall in the range on screen: read it again.

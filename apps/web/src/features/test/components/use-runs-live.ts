@@ -1,3 +1,4 @@
+import { Routes, routePath } from '@loggerhead/contract/routes/index.ts';
 import type { TestRun } from '@loggerhead/contract/schemas/testmgmt.ts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
@@ -27,7 +28,7 @@ export function useRunsLive(tenantId: string): boolean {
   const [connected, setConnected] = useState(false);
   useEffect(() => {
     const live = openLiveSocket<LiveMessage>({
-      path: `/test-mgmt/tenants/${tenantId}/runs/live`,
+      path: routePath(Routes.live.testRuns, { tenant_id: tenantId }),
       retryMs: 3_000,
       maxRetryMs: 30_000,
       onOpen: () => setConnected(true),

@@ -1,18 +1,11 @@
 import { LinkOutlined } from '@ant-design/icons';
+import { Routes } from '@loggerhead/contract/routes/index.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, List, Popconfirm } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { api } from '../../../api/client.ts';
-
-interface LinkState {
-  enabled: boolean;
-  linked: boolean;
-  issuer: string | null;
-  subject: string | null;
-  created_at: number | null;
-}
+import { call } from '../../../api/client.ts';
 
 const linkKey = ['user', 'oidc-link'] as const;
 
@@ -25,7 +18,7 @@ export function ThirdPartyLink({ readOnly }: { readOnly: boolean }) {
   const { message } = App.useApp();
   const qc = useQueryClient();
   const [params, setParams] = useSearchParams();
-  const state = useQuery({ queryKey: linkKey, queryFn: ({ signal }) => api.get<LinkState>('/control/oidc/link', { signal }) });
+  const state = useQuery({ queryKey: linkKey, queryFn: ({ signal }) => call(Routes.oidc.link, { signal }) });
 
   // Coming back from the provider: say how it went once, then drop the marker from the address.
   const outcome = params.get('oidc');
@@ -38,11 +31,11 @@ export function ThirdPartyLink({ readOnly }: { readOnly: boolean }) {
   }, [outcome, error, message, t, i18n, setParams]);
 
   const link = useMutation({
-    mutationFn: () => api.post<{ url: string }>('/control/oidc/link', {}),
+    mutationFn: () => call(Routes.oidc.startLink, {}),
     onSuccess: ({ url }) => window.location.assign(url),
   });
   const unlink = useMutation({
-    mutationFn: () => api.delete<void>('/control/oidc/link'),
+    mutationFn: () => call(Routes.oidc.unlink, {}),
     onSuccess: async () => {
       void message.success(t('user.security.oidc.removed'));
       await qc.invalidateQueries({ queryKey: linkKey });

@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import { ReauthRequestSchema } from '../schemas/accounts.ts';
+import { LoginRequestSchema, LoginResponseSchema, PrivilegesSchema } from '../schemas/session.ts';
+import { defineRoute, IdParams } from './define.ts';
+
+/** Spec §3 session calls: login (password or SMS code), logout, the caller's permission map, re-entering the password. */
+export const SessionRoutes = {
+  /** Login type 1 password, 2 mobile + SMS code. */
+  login: defineRoute({
+    method: 'POST',
+    path: '/control/sessions',
+    body: LoginRequestSchema,
+    response: LoginResponseSchema,
+    public: true,
+  }),
+  /** The same login, for a tenant manager's account. */
+  tenantManagerLogin: defineRoute({
+    method: 'POST',
+    path: '/control/sessions/tenant-manager',
+    body: LoginRequestSchema,
+    response: LoginResponseSchema,
+    public: true,
+  }),
+  /** A session of the read-only experience account (when the global config offers it). */
+  experience: defineRoute({
+    method: 'POST',
+    path: '/control/sessions/experience',
+    response: LoginResponseSchema,
+    public: true,
+  }),
+  /** Ends one of the caller's own sessions (204). */
+  logout: defineRoute({
+    method: 'DELETE',
+    path: '/control/sessions/:id',
+    params: IdParams,
+    signedIn: true,
+  }),
+  /** The caller's permission map (spec §3 tenant permission info). */
+  privileges: defineRoute({
+    method: 'GET',
+    path: '/control/privileges/self',
+    response: PrivilegesSchema,
+    signedIn: true,
+  }),
+  /** The caller enters the own password again before a sensitive action (204, or 400 when wrong). */
+  reauth: defineRoute({
+    method: 'POST',
+    path: '/control/reauth',
+    body: ReauthRequestSchema,
+    signedIn: true,
+  }),
+};
+
+/** The caller's link to a third-party (OpenID Connect) login. */
+export const OidcLinkSchema = z.object({
+  enabled: z.boolean(),
+  linked: z.boolean(),
+  issuer: z.string().nullable(),
+  subject: z.string().nullable(),
+  created_at: z.number().int().nullable(),
+});
+export type OidcLink = z.infer<typeof OidcLinkSchema>;
+
+/**
+ * Third-party login through the configured OpenID Connect provider. `authorize` and `callback` are
+ * browser navigations answered with a redirect (302), not JSON calls: the console links to
+ * `authorize`, the provider sends the browser to `callback`.
+ */
+export const OidcRoutes = {
+  /** Redirects to the provider; `prePath`/`preQuery` are where the console goes after login. */
+  authorize: defineRoute({
+    method: 'GET',
+    path: '/control/oidc/authorize',
+    query: z.object({ prePath: z.string().max(2000).optional(), preQuery: z.string().max(2000).optional() }),
+    public: true,
+  }),
+  /** The provider's answer: redirects to the login page with the session, or with `oidcError`. */
+  callback: defineRoute({
+    method: 'GET',
+    path: '/control/oidc/callback',
+    query: z.object({ code: z.string().optional(), state: z.string().optional(), error: z.string().optional() }).passthrough(),
+    public: true,
+  }),
+  /** Whether third-party login is on, and the caller's link. */
+  link: defineRoute({
+    method: 'GET',
+    path: '/control/oidc/link',
+    response: OidcLinkSchema,
+    signedIn: true,
+  }),
+  /** Starts linking the caller's account: the provider URL the browser goes to. */
+  startLink: defineRoute({
+    method: 'POST',
+    path: '/control/oidc/link',
+    response: z.object({ url: z.string() }),
+    signedIn: true,
+  }),
+  /** Removes the caller's link (204). */
+  unlink: defineRoute({
+    method: 'DELETE',
+    path: '/control/oidc/link',
+    signedIn: true,
+  }),
+};

@@ -1,4 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
 import { ecusFromJson, remoteDevice } from '../src/cli/remote-device.ts';
 
 describe('loggerhead remote-device', () => {
@@ -22,5 +25,23 @@ describe('loggerhead remote-device', () => {
   it('needs a device and a key', async () => {
     expect(await remoteDevice(['--broker', 'mqtt://127.0.0.1:1'])).toBe(2);
     expect(await remoteDevice(['--help'])).toBe(0);
+  });
+
+  it('refuses a log to replay that cannot be read or holds no frames, before connecting', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lh-replay-'));
+    const empty = path.join(dir, 'empty.log');
+    fs.writeFileSync(empty, '');
+    const args = ['--broker', 'mqtt://127.0.0.1:1', '--device', 'D', '--key', 'K', '--replay'];
+    const errors: string[] = [];
+    const spy = vi.spyOn(console, 'error').mockImplementation((m: string) => void errors.push(m));
+    try {
+      expect(await remoteDevice([...args, path.join(dir, 'missing.log')])).toBe(1);
+      expect(errors.pop()).toMatch(/cannot replay .*missing\.log/);
+      expect(await remoteDevice([...args, empty])).toBe(1);
+      expect(errors.pop()).toMatch(/empty\.log/);
+    } finally {
+      spy.mockRestore();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,16 +1,22 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import type { CanFrame } from '@loggerhead/can';
 import { parseDtcCode } from '@loggerhead/can/uds/uds.ts';
 import { SimulatedEcu } from '@loggerhead/simulator/ecu-sim.ts';
+import { replay } from '@loggerhead/simulator/logger-device.ts';
 import { RemoteDevice } from '@loggerhead/simulator/remote-device.ts';
+import { describeSkipped, readLogFile } from '../lib/log-file.ts';
 
 const HELP = `Usage:
-  loggerhead remote-device --broker URL --device ID --key KEY [--sd DIR] [--ecus FILE] [--no-canfd] [--mqtt5]
+  loggerhead remote-device --broker URL --device ID --key KEY [--sd DIR] [--ecus FILE] [--replay LOG] [--no-canfd] [--mqtt5]
 
 Connects as a logger that answers remote operations until Ctrl-C: CAN sending, configuration,
 file recall (the files of --sd DIR are its SD card), firmware upgrades, and UDS to the simulated
-ECUs described in --ecus FILE, a JSON list of
+ECUs described in --ecus FILE. With --replay LOG (candump -L, Vector ASC, BLF or MF4) it also
+records that log's frames on its bus the whole time: at the log's pace, starting now, again from the
+start one second after the last frame, sent every 200 ms as a logger does. --ecus FILE is a JSON
+list of
   {"name": "BMS", "request_id": "7E0", "response_id": "7E8", "functional_id": "7DF", "channel": 0,
    "unlock": {"format": "loggerhead-unlock/1", "level": 1, "steps": [...]},
    "dtcs": [{"code": "P0A80-13", "status": 9}], "dids": {"F190": "hex bytes"}}`;
@@ -55,6 +61,7 @@ export async function remoteDevice(args: string[]): Promise<number> {
         key: { type: 'string' },
         sd: { type: 'string' },
         ecus: { type: 'string' },
+        replay: { type: 'string' },
         'no-canfd': { type: 'boolean' },
         mqtt5: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
@@ -79,6 +86,24 @@ export async function remoteDevice(args: string[]): Promise<number> {
     protocolVersion: v.mqtt5 ? 5 : 4,
     canFd: !v['no-canfd'],
   });
+  let frames: CanFrame[] = [];
+  if (v.replay) {
+    try {
+      // A missing or unreadable file is told here: the stream would report it as an unhandled error.
+      fs.accessSync(v.replay as string, fs.constants.R_OK);
+      const log = await readLogFile(v.replay as string);
+      if (log.error) throw new Error(log.error);
+      if (log.skipped) console.error(`loggerhead remote-device: ${v.replay}: ${describeSkipped(log)}`);
+      frames = [...log.frames];
+    } catch (e) {
+      console.error(`loggerhead remote-device: cannot replay ${v.replay}: ${(e as Error).message}`);
+      return 1;
+    }
+    if (!frames.length) {
+      console.error(`loggerhead remote-device: ${v.replay} holds no frames to replay`);
+      return 1;
+    }
+  }
   try {
     if (v.sd) {
       for (const name of fs.readdirSync(v.sd as string)) {
@@ -94,8 +119,19 @@ export async function remoteDevice(args: string[]): Promise<number> {
     await sim.close().catch(() => {});
     return 1;
   }
-  console.log(`connected as ${v.device}: ${sim.sd.files.size} file(s) on the SD card, ${sim.uds.ecus.length} ECU(s); Ctrl-C to stop`);
+  const stop = new AbortController();
+  const replaying = frames.length
+    ? replay(sim.device, frames, { realtime: true, loop: true, signal: stop.signal }).catch((e) => {
+        console.error(`loggerhead remote-device: the replay stopped: ${(e as Error).message}`);
+      })
+    : Promise.resolve();
+  const replayed = frames.length ? `, replaying ${frames.length} frame(s) of ${path.basename(v.replay as string)}` : '';
+  console.log(
+    `connected as ${v.device}: ${sim.sd.files.size} file(s) on the SD card, ${sim.uds.ecus.length} ECU(s)${replayed}; Ctrl-C to stop`,
+  );
   await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
+  stop.abort();
+  await replaying;
   await sim.close();
   return 0;
 }

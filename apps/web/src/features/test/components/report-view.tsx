@@ -80,7 +80,9 @@ export function ReportBody({ report: r, compact = false, actions }: { report: Te
           {r.windows.map((w) => `${formatDateTime(w.from)} – ${formatDateTime(w.to)}`).join('; ') || '--'}
         </Descriptions.Item>
         <Descriptions.Item label={t('test.report.params')}>
-          <span className="lh-mono">{JSON.stringify(r.params)}</span>
+          <span className="lh-mono" data-testid="report-params">
+            {JSON.stringify(r.params)}
+          </span>
         </Descriptions.Item>
       </Descriptions>
       <div>

@@ -248,6 +248,7 @@ function StepFields({ step: s, onChange }: { step: StepDraft; onChange: (p: Part
             value={s.frames}
             onChange={(e) => onChange({ frames: e.target.value })}
             placeholder="0 0x321 DEADBEEF"
+            data-testid="step-frames"
           />
         </Form.Item>
       );

@@ -108,11 +108,20 @@ describe('devices (things) API', () => {
 
   it('updates, favourites, re-generates the key and deletes', async () => {
     const d = await makeDevice(t, a);
+    // Device labels refer to the tenant's label registry.
+    const fleet = (
+      await t.app.inject({
+        method: 'POST',
+        url: `/v1/tenant/tenants/${a.tenantId}/labels`,
+        headers: { authorization: a.auth },
+        payload: { label: 'fleet' },
+      })
+    ).json();
     const up = await t.app.inject({
       method: 'PUT',
       url: url(a, `/${d.id}`),
       headers: { authorization: a.auth },
-      payload: { name: 'Renamed', labels: [{ tenantLabelId: 'fleet', labelValue: 'north' }] },
+      payload: { name: 'Renamed', labels: [{ tenantLabelId: fleet.id, labelValue: 'north' }] },
     });
     expect(up.statusCode).toBe(200);
     expect(up.json().name).toBe('Renamed');
@@ -125,7 +134,7 @@ describe('devices (things) API', () => {
     expect(fav.json().collected).toBe(true);
     const favs = await t.app.inject({ method: 'GET', url: url(a, '?collected=1'), headers: { authorization: a.auth } });
     expect(favs.json().list.map((x: { id: string }) => x.id)).toContain(d.id);
-    const byLabel = await t.app.inject({ method: 'GET', url: url(a, '?label=fleet'), headers: { authorization: a.auth } });
+    const byLabel = await t.app.inject({ method: 'GET', url: url(a, `?label=${fleet.id}`), headers: { authorization: a.auth } });
     expect(byLabel.json().list.map((x: { id: string }) => x.id)).toEqual([d.id]);
     const key = await t.app.inject({ method: 'POST', url: url(a, `/${d.id}/key`), headers: { authorization: a.auth } });
     expect(key.statusCode).toBe(200);

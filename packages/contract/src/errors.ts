@@ -89,6 +89,13 @@ export const ErrorCodes = {
   'things.duplicate-vin': { message: 'A vehicle with this VIN already exists', status: 409 },
   'things.unknown-type': { message: 'Unknown device type', status: 400 },
   'things.bad-channel': { message: 'The device has no such CAN channel', status: 400 },
+  'things.unknown-label': { message: "A device label must be a label of the tenant's label registry", status: 400 },
+  'things.duplicate-label': { message: 'A device carries each label once', status: 400 },
+  'label.not-found': { message: 'Label not found', status: 404 },
+  'label.duplicate': { message: 'A label with this name already exists', status: 409 },
+  'group.not-found': { message: 'Group not found', status: 404 },
+  'group.duplicate': { message: 'A group with this name already exists', status: 409 },
+  'group.empty': { message: 'The group has no devices', status: 400 },
   'data.bad-range': { message: 'The end time must be after the begin time', status: 400 },
   'data.bad-format': {
     message: 'The file is not a supported log (candump -L, Vector ASC, BLF, PEAK TRC or ASAM MF4, also gzip-compressed)',

@@ -27,4 +27,5 @@ export * from './schemas/ecu.ts';
 export * from './schemas/uds.ts';
 export * from './schemas/dashboard.ts';
 export * from './schemas/testmgmt.ts';
+export * from './schemas/org.ts';
 export * from './routes/index.ts';

@@ -14,6 +14,8 @@ export const MENU_KEYS = [
   'fence',
   'workorder',
   'device-type',
+  'label',
+  'group',
   'fault-code',
   'subuser',
   'oplog',
@@ -42,6 +44,9 @@ export const MENU_GRANTS: Partial<Record<MenuKey, readonly PermissionKey[]>> = {
   fence: ['fence:fence:query'],
   workorder: ['workorder:workorder:query', 'workorder:workorder:create'],
   'device-type': ['things:info-model:query'],
+  // Labels: the registry; Device groups: groups, their devices and commands (the device picker too).
+  label: ['tenant:label:query', 'things:things:page'],
+  group: ['group:group:query', 'things:things:page'],
   'fault-code': ['candtu:dtc:query'],
   oplog: ['data-mgmt:op-log:query'],
   'system-config': ['tenant:customization:update'],

@@ -12,7 +12,9 @@ import { deviceTypeSchemaRoutes } from './device-type-schema/device-type-schema.
 import { experienceModule } from './experience/experience.module.ts';
 import { fenceRoutes } from './fence/fence.routes.ts';
 import { gpsRoutes } from './gps/gps.routes.ts';
+import { groupRoutes } from './group/group.routes.ts';
 import { healthRoutes } from './health/health.routes.ts';
+import { labelRoutes } from './label/label.routes.ts';
 import { mappingRoutes } from './mapping/mapping.routes.ts';
 import { messageLiveRoutes } from './message/message.live.ts';
 import { messageRoutes } from './message/message.routes.ts';
@@ -51,6 +53,7 @@ export const modules: ModuleRegistrar[] = [
   (app, ctx) => workOrderModule(app, ctx),
   (app, ctx) => billingModule(app, ctx),
   (app, ctx) => thingsRoutes(app, ctx),
+  (app, ctx) => labelRoutes(app, ctx),
   (app, ctx) => deviceTypeSchemaRoutes(app, ctx),
   (app, ctx) => dataRoutes(app, ctx),
   (app, ctx) => dashboardRoutes(app, ctx),
@@ -71,6 +74,7 @@ export const modules: ModuleRegistrar[] = [
   async (app, ctx) => {
     const { commands } = await remoteModule(app, ctx);
     testmgmtModule(app, ctx, commands);
+    groupRoutes(app, ctx, commands);
   },
   // Last: the experience account's demo is seeded through the modules above, once they are ready.
   (app, ctx) => experienceModule(app, ctx),

@@ -2,7 +2,16 @@ import { MANAGER_ONLY_MENUS, MENU_KEYS, type MenuKey } from '@loggerhead/contrac
 import type { Privileges, SelfUser } from '@loggerhead/contract/schemas/session.ts';
 
 export const TOP_MENU: readonly MenuKey[] = ['home', 'dashboard', 'car', 'dbc', 'test', 'ecu', 'fence'];
-export const USER_MENU: readonly MenuKey[] = ['device-type', 'fault-code', 'subuser', 'oplog', 'system-config', 'system-setting'];
+export const USER_MENU: readonly MenuKey[] = [
+  'device-type',
+  'label',
+  'group',
+  'fault-code',
+  'subuser',
+  'oplog',
+  'system-config',
+  'system-setting',
+];
 
 export const MENU_PATHS: Record<MenuKey, string> = {
   home: '/Container/HomePage',
@@ -14,6 +23,8 @@ export const MENU_PATHS: Record<MenuKey, string> = {
   fence: '/Container/EFenceManager',
   workorder: '/Container/WorkOrderList',
   'device-type': '/Container/DeviceTypeList',
+  label: '/Container/LabelManager',
+  group: '/Container/GroupManager',
   'fault-code': '/Container/BreakdownCodeManager',
   subuser: '/Container/UserManager/SubuserManagement',
   oplog: '/Container/UserManager/Log',

@@ -28,6 +28,7 @@
  * - billing (packages, capacity usage, capacity requests, the TPS estimator): ./billing.ts
  * - testmgmt (test management: analysis scripts, routines, runs and reports): ./testmgmt.ts
  * - live (the console's WebSockets: devices' live data, the message bell, a device's remote operations): ./live.ts
+ * - labels (the tenant's label registry) and groups (device groups, bind/unbind, group commands): ./org.ts
  * - tenant: self (the caller's own account and tenant), registration (calls before login: codes,
  *   registration, forgotten password), subUsers, tenantAdmin (tenants, system side) and
  *   customization: ./tenant.ts
@@ -56,6 +57,7 @@ import { MessageRoutes } from './message.ts';
 import { NoticeRoutes } from './notice.ts';
 import { NotificationRoutes } from './notification.ts';
 import { OpLogRoutes } from './oplog.ts';
+import { GroupRoutes, LabelRoutes } from './org.ts';
 import { RecallRoutes } from './recall.ts';
 import { SignalsRoutes } from './signals.ts';
 import { CustomizationRoutes, RegistrationRoutes, SelfRoutes, SubUserRoutes, TenantAdminRoutes } from './tenant.ts';
@@ -86,6 +88,7 @@ export { MessageRoutes } from './message.ts';
 export { NoticeRoutes } from './notice.ts';
 export { NotificationRoutes } from './notification.ts';
 export { OpLogRoutes } from './oplog.ts';
+export { GroupRoutes, LabelRoutes } from './org.ts';
 export { RecallRoutes } from './recall.ts';
 export { SignalsRoutes } from './signals.ts';
 export { AvatarParams, CustomizationRoutes, RegistrationRoutes, SelfRoutes, SubUserRoutes, TenantAdminRoutes } from './tenant.ts';
@@ -131,4 +134,6 @@ export const Routes = {
   customization: CustomizationRoutes,
   session: SessionRoutes,
   oidc: OidcRoutes,
+  labels: LabelRoutes,
+  groups: GroupRoutes,
 } as const;

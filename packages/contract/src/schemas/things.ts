@@ -15,10 +15,12 @@ export type ThingChannel = z.infer<typeof ThingChannelSchema>;
 
 /** Spec §7 device label: tenantLabelId, labelValue, description. */
 export const ThingLabelSchema = z.object({
+  /** The id of a label of the tenant's label registry. */
   tenantLabelId: z.string().min(1).max(64),
   labelValue: z.string().max(256),
   description: z.string().max(256).nullable().optional(),
 });
+export type ThingLabel = z.infer<typeof ThingLabelSchema>;
 
 export const DeviceTypeSchema = z.object({
   id: z.string(),
@@ -93,7 +95,10 @@ export const ThingListQuerySchema = z.object({
   info_model_id: z.string().uuid().optional(),
   collected: z.enum(['0', '1', 'true', 'false']).optional(),
   is_online: z.enum(['0', '1', 'true', 'false']).optional(),
+  /** A registry label's id: devices carrying it. */
   label: z.string().max(64).optional(),
+  /** With `label`: only devices whose value of it is this. */
+  label_value: z.string().max(256).optional(),
   /** Spec §7: order_type 1 descending, 0 ascending. */
   order_param: z.enum(['created_at', 'name', 'third_things_id', 'last_seen_at']).default('created_at'),
   order_type: z.coerce.number().int().min(0).max(1).default(1),

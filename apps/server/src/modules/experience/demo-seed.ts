@@ -18,6 +18,8 @@ import { panelsService } from '../dashboard/panels.service.ts';
 import { quickDeleteRepository } from '../data/quick-delete.repository.ts';
 import { fenceRepository } from '../fence/fence.repository.ts';
 import { fenceService } from '../fence/fence.service.ts';
+import { labelRepository } from '../label/label.repository.ts';
+import { labelService } from '../label/label.service.ts';
 import { bindingsService } from '../mapping/bindings.service.ts';
 import { mappingRepository } from '../mapping/mapping.repository.ts';
 import { mappingService } from '../mapping/mapping.service.ts';
@@ -57,7 +59,8 @@ export interface DemoDeviceSpec {
   start: number;
   /** Ignition-on periods, minutes into the two hours of history. */
   trips: [number, number][];
-  labels: { tenantLabelId: string; labelValue: string }[];
+  /** Label names (the seed makes them in the tenant's label registry) and each device's value. */
+  labels: { label: string; labelValue: string }[];
 }
 
 /** The first device is the one the live logger plays; it is still driving when the history ends. */
@@ -72,8 +75,8 @@ export const DEMO_DEVICES: DemoDeviceSpec[] = [
       [70, 120],
     ],
     labels: [
-      { tenantLabelId: 'fleet', labelValue: 'Shanghai' },
-      { tenantLabelId: 'model', labelValue: 'Hybrid truck' },
+      { label: 'fleet', labelValue: 'Shanghai' },
+      { label: 'model', labelValue: 'Hybrid truck' },
     ],
   },
   {
@@ -83,8 +86,8 @@ export const DEMO_DEVICES: DemoDeviceSpec[] = [
     start: 9_000,
     trips: [[10, 60]],
     labels: [
-      { tenantLabelId: 'fleet', labelValue: 'Shanghai' },
-      { tenantLabelId: 'model', labelValue: 'Hybrid truck' },
+      { label: 'fleet', labelValue: 'Shanghai' },
+      { label: 'model', labelValue: 'Hybrid truck' },
     ],
   },
   {
@@ -94,8 +97,8 @@ export const DEMO_DEVICES: DemoDeviceSpec[] = [
     start: 21_000,
     trips: [[40, 80]],
     labels: [
-      { tenantLabelId: 'fleet', labelValue: 'Shanghai' },
-      { tenantLabelId: 'model', labelValue: 'Delivery van' },
+      { label: 'fleet', labelValue: 'Shanghai' },
+      { label: 'model', labelValue: 'Delivery van' },
     ],
   },
 ];
@@ -174,6 +177,13 @@ export async function seedDemo(
       thing_type: 0,
     }));
 
+  // Device labels refer to the tenant's label registry: the demo's label names are made there first.
+  const labels = labelService({ repo: labelRepository(raw) });
+  const labelIds = new Map<string, string>();
+  for (const name of new Set(DEMO_DEVICES.flatMap((d) => d.labels.map((l) => l.label)))) {
+    labelIds.set(name, (await labels.ensure(auth, name)).id);
+  }
+
   const devices: SeedResult['devices'] = [];
   // Made last to first, so that the list (newest first) starts with the first truck.
   for (let i = DEMO_DEVICES.length - 1; i >= 0; i--) {
@@ -187,7 +197,7 @@ export async function seedDemo(
           name: spec.name,
           info_model_id: type.id,
           description: 'Demo vehicle of the experience account',
-          labels: spec.labels,
+          labels: spec.labels.map((l) => ({ tenantLabelId: labelIds.get(l.label) ?? l.label, labelValue: l.labelValue })),
         })
       ).id;
       created.devices++;

@@ -127,7 +127,11 @@ export function thingsRepository(raw: RawSql) {
         where.push(`t.is_online = $${params.length}`);
       }
       if (q.label) {
-        params.push(JSON.stringify([{ tenantLabelId: q.label }]));
+        params.push(
+          JSON.stringify([
+            q.label_value !== undefined ? { tenantLabelId: q.label, labelValue: q.label_value } : { tenantLabelId: q.label },
+          ]),
+        );
         where.push(`t.labels @> $${params.length}::jsonb`);
       }
       const w = where.join(' and ');

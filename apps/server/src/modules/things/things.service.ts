@@ -13,6 +13,8 @@ import type { RawSql } from '../../db/client.ts';
 import { epochMs as ms } from '../../db/rows.ts';
 import type { Auth } from '../../lib/auth.ts';
 import { ApiError, badRequest, conflict, notFound } from '../../lib/errors.ts';
+import { labelRepository } from '../label/label.repository.ts';
+import { checkDeviceLabels } from '../label/label.service.ts';
 import { requireDevice } from './things.access.ts';
 import { type DeviceTypeRow, type ThingChannel, type ThingRow, thingsRepository } from './things.repository.ts';
 
@@ -82,6 +84,7 @@ const isUniqueViolation = (e: unknown) => (e as { code?: string })?.code === '23
 
 export function thingsService(deps: ThingsDeps) {
   const repo = thingsRepository(deps.raw);
+  const labels = labelRepository(deps.raw);
 
   async function typeOf(auth: Auth, id: string): Promise<DeviceTypeRow> {
     const t = await repo.getType(auth, id);
@@ -101,6 +104,7 @@ export function thingsService(deps: ThingsDeps) {
     const type = await typeOf(auth, body.info_model_id);
     if (body.parent_things_id) await requireDevice(deps.raw, auth, body.parent_things_id, 'write');
     if (await repo.existsDeviceId(deviceId)) throw conflict('things.duplicate-id', undefined, 'third_things_id');
+    await checkDeviceLabels(labels, auth, body.labels ?? []);
     if (deps.assertCanAdd) {
       const n = await repo.countTenant(auth);
       await deps.assertCanAdd(auth, 'things_num', n.all);
@@ -157,7 +161,10 @@ export function thingsService(deps: ThingsDeps) {
       const set: Record<string, unknown> = {};
       if (body.name !== undefined) set.name = body.name;
       if (body.description !== undefined) set.description = body.description;
-      if (body.labels !== undefined) set.labels = body.labels;
+      if (body.labels !== undefined) {
+        await checkDeviceLabels(labels, auth, body.labels);
+        set.labels = body.labels;
+      }
       if (body.parent_things_id !== undefined) {
         if (body.parent_things_id === id) throw badRequest('http.400', 'A device cannot be its own parent', 'parent_things_id');
         if (body.parent_things_id) await requireDevice(deps.raw, auth, body.parent_things_id, 'write');

@@ -1,4 +1,5 @@
 import { type RouteBody, type RouteQuery, type RouteResponse, Routes, routePath } from '@loggerhead/contract/routes/index.ts';
+import type { ThingLabel } from '@loggerhead/contract/schemas/things.ts';
 import { fetchFile } from '../components/data-view/file-download.ts';
 import { call } from './client.ts';
 
@@ -7,7 +8,10 @@ const R = Routes.things;
 export type ThingPage = RouteResponse<typeof R.list>;
 export type ThingImportResult = RouteResponse<typeof R.import>;
 /** The filters of the home page's device list (a part of the list's query). */
-export type DeviceFilters = Pick<NonNullable<RouteQuery<typeof R.list>>, 'keyword' | 'info_model_id' | 'is_online' | 'collected'>;
+export type DeviceFilters = Pick<
+  NonNullable<RouteQuery<typeof R.list>>,
+  'keyword' | 'info_model_id' | 'is_online' | 'collected' | 'label' | 'label_value'
+>;
 export type DeviceListQuery = DeviceFilters & { current_page: number; page_size: number };
 export type NewDevice = RouteBody<typeof R.create>;
 
@@ -17,6 +21,9 @@ export const thingsApi = {
     call(R.list, { params: { tenant_id: tenantId }, query: { ...query }, signal }),
   types: (tenantId: string, signal?: AbortSignal) => call(R.types, { params: { tenant_id: tenantId }, signal }),
   create: (tenantId: string, body: NewDevice) => call(R.create, { params: { tenant_id: tenantId }, body }),
+  /** Device labels refer to the tenant's label registry. */
+  setLabels: (tenantId: string, id: string, labels: ThingLabel[]) =>
+    call(R.update, { params: { tenant_id: tenantId, things_id: id }, body: { labels } }),
   remove: (tenantId: string, id: string) => call(R.remove, { params: { tenant_id: tenantId, things_id: id } }),
   setCollected: (tenantId: string, id: string, collected: boolean) =>
     call(R.setCollected, { params: { tenant_id: tenantId, things_id: id }, body: { collected } }),

@@ -45,6 +45,8 @@ export const CONTAINER_ROUTES: RouteObject[] = [
     ...page(() => import('../features/system/pages/system-setting.page.tsx'), { systemManagerOnly: true }),
   },
   { path: 'DeviceTypeList', ...page(() => import('../features/device-type/pages/device-type-list.page.tsx')) },
+  { path: 'LabelManager', ...page(() => import('../features/label/pages/label-manager.page.tsx')) },
+  { path: 'GroupManager', ...page(() => import('../features/group/pages/group-manager.page.tsx')) },
   { path: 'DeviceTypeDetails', ...page(() => import('../features/device-type/pages/device-type-details.page.tsx')) },
   { path: 'TestManager', ...page(() => import('../features/test/pages/test-manager.page.tsx')) },
   { path: 'EFenceManager', ...page(() => import('../features/efence/pages/efence-manager.page.tsx')) },

@@ -1,6 +1,6 @@
 import { SettingOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Checkbox, Flex, Popover, Segmented, Table, Typography } from 'antd';
+import { App, Button, Checkbox, Flex, Popover, Segmented, Table, type TableProps, Typography } from 'antd';
 import type { ColumnType } from 'antd/es/table';
 import { type Key, type ReactNode, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -35,6 +35,8 @@ export interface ColumnChooserTableProps<T> {
   toolbar?: ReactNode;
   onRowClick?: (row: T) => void;
   testId?: string;
+  /** Spec §3 column type `selection`: rows can be checked (batch actions). */
+  rowSelection?: TableProps<T>['rowSelection'];
 }
 
 /**
@@ -88,6 +90,7 @@ export function ColumnChooserTable<T extends object>(props: ColumnChooserTablePr
         rowKey={(r) => props.rowKey(r) as Key}
         loading={props.loading}
         pagination={false}
+        rowSelection={props.rowSelection}
         scroll={{ x: 'max-content' }}
         onRow={props.onRowClick ? (row) => ({ onClick: () => props.onRowClick?.(row), style: { cursor: 'pointer' } }) : undefined}
       />

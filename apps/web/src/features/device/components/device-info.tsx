@@ -1,9 +1,16 @@
+import { EditOutlined } from '@ant-design/icons';
 import type { Thing } from '@loggerhead/contract/schemas/things.ts';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Descriptions, Popconfirm, Space, Typography } from 'antd';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { labelRegistryQuery } from '../../../api/labels.api.ts';
+import { thingsApi } from '../../../api/things.api.ts';
+import { thingKeys } from '../../../api/things.queries.ts';
 import { CopyButton } from '../../../components/data-view/copy-text.tsx';
+import { DeviceLabelEditor, DeviceLabelTags } from '../../../components/widgets/device-label-editor.tsx';
 import { formatDateTime } from '../../../lib/format.ts';
+import { can } from '../../../session/can.ts';
 import { deviceApi } from '../api/device.api.ts';
 import { deviceKeys } from '../api/device.queries.ts';
 
@@ -19,6 +26,19 @@ export function DeviceInfo({ thing, tenantId }: { thing: Thing; tenantId: string
       void message.success(t('device.info.regenerated'));
     },
   });
+  const mayReadLabels = can('tenant:label:query');
+  const registry = useQuery(labelRegistryQuery(tenantId, mayReadLabels));
+  const [editingLabels, setEditingLabels] = useState(false);
+  const saveLabels = useMutation({
+    mutationFn: (labels: Thing['labels']) => thingsApi.setLabels(tenantId, thing.id, labels),
+    onSuccess: (next) => {
+      qc.setQueryData(deviceKeys.thing(tenantId, thing.id), next);
+      void qc.invalidateQueries({ queryKey: thingKeys.devices() });
+      setEditingLabels(false);
+      void message.success(t('device.info.labelsSaved'));
+    },
+  });
+  const mayEditLabels = thing.access === 'write' && mayReadLabels && can('things:things:update');
   return (
     <Card title={t('device.info.title')} size="small">
       <Descriptions column={{ xs: 1, md: 2, xl: 3 }} size="small">
@@ -31,6 +51,16 @@ export function DeviceInfo({ thing, tenantId }: { thing: Thing; tenantId: string
         <Descriptions.Item label={t('device.info.type')}>{thing.info_model_name}</Descriptions.Item>
         <Descriptions.Item label={t('device.info.description')}>{thing.description || '--'}</Descriptions.Item>
         <Descriptions.Item label={t('device.info.createdAt')}>{formatDateTime(thing.created_at)}</Descriptions.Item>
+        <Descriptions.Item label={t('device.info.labels')}>
+          <Space size={4} wrap>
+            <DeviceLabelTags labels={thing.labels} registry={registry.data} />
+            {mayEditLabels && (
+              <Button size="small" type="link" icon={<EditOutlined />} onClick={() => setEditingLabels(true)} data-testid="edit-labels">
+                {t('device.info.editLabels')}
+              </Button>
+            )}
+          </Space>
+        </Descriptions.Item>
         {thing.access === 'write' && (
           <Descriptions.Item label={t('device.info.key')}>
             <Space size={4}>
@@ -53,6 +83,16 @@ export function DeviceInfo({ thing, tenantId }: { thing: Thing; tenantId: string
           </Descriptions.Item>
         )}
       </Descriptions>
+      {mayEditLabels && (
+        <DeviceLabelEditor
+          open={editingLabels}
+          labels={thing.labels}
+          registry={registry.data}
+          saving={saveLabels.isPending}
+          onSave={(labels) => saveLabels.mutate(labels)}
+          onClose={() => setEditingLabels(false)}
+        />
+      )}
     </Card>
   );
 }

@@ -5,13 +5,16 @@ import { App, Button, Card, Checkbox, Flex, Input, Select, Space, Tooltip, Typog
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { labelRegistryQuery } from '../../../api/labels.api.ts';
 import { type DeviceFilters, thingsApi } from '../../../api/things.api.ts';
 import { deviceListQuery, deviceTypesQuery, thingKeys } from '../../../api/things.queries.ts';
 import { type ChooserColumn, ColumnChooserTable } from '../../../components/data-view/column-chooser-table.tsx';
 import { saveBlob } from '../../../components/data-view/file-download.ts';
 import { Paginator } from '../../../components/data-view/paginator.tsx';
 import { firstPage, type PageState } from '../../../components/data-view/paging.ts';
+import { DeviceLabelEditor, DeviceLabelTags } from '../../../components/widgets/device-label-editor.tsx';
 import { EMPTY, formatDateTime } from '../../../lib/format.ts';
+import { can } from '../../../session/can.ts';
 import { useSession } from '../../../session/use-session.ts';
 import { AddDeviceDialog } from '../components/add-device-dialog.tsx';
 import { ChannelTags, OnlineState, SdCardState } from '../components/device-cells.tsx';
@@ -32,6 +35,9 @@ export default function HomePage() {
   const [adding, setAdding] = useState(false);
   const [importing, setImporting] = useState(false);
   const [keyOf, setKeyOf] = useState<Thing | null>(null);
+  const [labelsOf, setLabelsOf] = useState<Thing | null>(null);
+  const mayReadLabels = can('tenant:label:query');
+  const registry = useQuery(labelRegistryQuery(tenantId, mayReadLabels));
 
   const query = useMemo(() => ({ ...filters, current_page: paging.page, page_size: paging.size }), [filters, paging]);
   const list = useQuery(deviceListQuery(tenantId, query));
@@ -51,6 +57,14 @@ export default function HomePage() {
     mutationFn: (id: string) => thingsApi.remove(tenantId as string, id),
     onSuccess: () => {
       void message.success(t('home.delete.done'));
+      return qc.invalidateQueries({ queryKey: thingKeys.devices() });
+    },
+  });
+  const saveLabels = useMutation({
+    mutationFn: (v: { id: string; labels: Thing['labels'] }) => thingsApi.setLabels(tenantId as string, v.id, v.labels),
+    onSuccess: () => {
+      setLabelsOf(null);
+      void message.success(t('home.labels.saved'));
       return qc.invalidateQueries({ queryKey: thingKeys.devices() });
     },
   });
@@ -114,6 +128,7 @@ export default function HomePage() {
     { key: 'sd_card_status', title: t('home.col.sd'), render: (r) => <SdCardState state={r.sd_card_status} /> },
     { key: 'firmware', title: t('home.col.firmware') },
     { key: 'channels', title: t('home.col.channels'), render: (r) => <ChannelTags thing={r} /> },
+    { key: 'labels', title: t('home.col.labels'), render: (r) => <DeviceLabelTags labels={r.labels} registry={registry.data} /> },
     { key: 'last_seen_at', title: t('home.col.lastSeen'), render: (r) => formatDateTime(r.last_seen_at) },
     { key: 'server', title: t('home.col.server'), defaultHidden: true },
     { key: 'description', title: t('home.col.description'), defaultHidden: true, ellipsis: true, width: 200 },
@@ -130,6 +145,11 @@ export default function HomePage() {
           </Button>
           {r.access === 'write' && (
             <>
+              {mayReadLabels && can('things:things:update') && (
+                <Button type="link" size="small" onClick={() => setLabelsOf(r)} data-testid="edit-labels">
+                  {t('home.action.labels')}
+                </Button>
+              )}
               <Button type="link" size="small" onClick={() => setKeyOf(r)}>
                 {t('home.action.key')}
               </Button>
@@ -211,6 +231,30 @@ export default function HomePage() {
                 { value: '0', label: t('home.state.offline') },
               ]}
             />
+            {mayReadLabels && (
+              <Select
+                allowClear
+                showSearch
+                optionFilterProp="label"
+                placeholder={t('home.list.allLabels')}
+                aria-label={t('home.list.label')}
+                data-testid="label-filter"
+                style={{ width: 160 }}
+                value={filters.label}
+                onChange={(v) => filter({ label: v, label_value: undefined })}
+                options={(registry.data ?? []).map((l) => ({ value: l.id, label: l.label }))}
+              />
+            )}
+            {filters.label && (
+              <Input.Search
+                allowClear
+                placeholder={t('home.list.labelValue')}
+                aria-label={t('home.list.labelValue')}
+                data-testid="label-value-filter"
+                style={{ width: 150 }}
+                onSearch={(v) => filter({ label_value: v.trim() || undefined })}
+              />
+            )}
             <Checkbox checked={filters.collected === '1'} onChange={(e) => filter({ collected: e.target.checked ? '1' : undefined })}>
               {t('home.list.collectedOnly')}
             </Checkbox>
@@ -237,6 +281,14 @@ export default function HomePage() {
             }}
           />
           <DeviceKeyDialog tenantId={tenantId} thing={keyOf} onClose={() => setKeyOf(null)} />
+          <DeviceLabelEditor
+            open={labelsOf !== null}
+            labels={labelsOf?.labels ?? []}
+            registry={registry.data}
+            saving={saveLabels.isPending}
+            onSave={(labels) => labelsOf && saveLabels.mutate({ id: labelsOf.id, labels })}
+            onClose={() => setLabelsOf(null)}
+          />
           <ImportDevicesDialog open={importing} tenantId={tenantId} onClose={() => setImporting(false)} />
         </>
       )}

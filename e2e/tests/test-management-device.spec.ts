@@ -202,6 +202,38 @@ test('a routine sends a frame, collects 5 s from a simulated logger and analyses
       ['max', max],
       ['samples', speeds.length],
     ]);
+
+    // A dry run over the same window with the routine's own limit, compared with the run on the server.
+    await page.keyboard.press('Escape');
+    const [dry] = (
+      await adminApi.post<{ runs: { id: string }[] }>(`/test-mgmt/tenants/${tenant}/runs`, {
+        routine_id: (
+          await adminApi.get<{ list: { id: string; name: string }[] }>(`/test-mgmt/tenants/${tenant}/routines`)
+        ).list.find((r) => r.name === routineName)?.id,
+        things_ids: [device.id],
+        dry_run: { begin_time: window.from, end_time: window.to },
+      })
+    ).runs;
+    const rows = page.getByTestId('run-table').locator('tr', { hasText: routineName });
+    const dryRow = rows.filter({ hasText: '试运行' });
+    await expect(dryRow.getByTestId('run-state')).toHaveAttribute('data-state', 'analyzed', { timeout: 30_000 });
+    await rows.filter({ hasNotText: '试运行' }).locator('.ant-checkbox-input').check();
+    await dryRow.locator('.ant-checkbox-input').check();
+    await page.getByTestId('runs-compare').click();
+    const compare = page.getByTestId('report-compare');
+    await expect(compare).toBeVisible();
+    const cmp = await adminApi.get<{ a: { run_id: string }; b: { run_id: string } }>(
+      `/test-mgmt/tenants/${tenant}/reports/compare?a=${run?.id}&b=${dry.id}`,
+    );
+    expect([cmp.a.run_id, cmp.b.run_id]).toEqual([run?.id, dry.id]);
+    // The same frames: every metric the same (B − A = 0); the limits differ, and so does the check.
+    for (const name of ['mean', 'max', 'samples'])
+      await expect(compare.getByTestId('compare-metrics').locator('tr', { hasText: name }).getByTestId('compare-diff')).toHaveText('0');
+    await expect(compare.getByTestId('compare-params')).toContainText('500');
+    await expect(compare.getByTestId('compare-params')).toContainText('10');
+    await expect(compare.getByTestId('compare-checks').locator('.anticon-check-circle')).toHaveCount(1);
+    await expect(compare.getByTestId('compare-checks').locator('.anticon-close-circle')).toHaveCount(1);
+    await shot(page, 'compare');
   } finally {
     await logger.stop();
     fs.rmSync(dir, { recursive: true, force: true });

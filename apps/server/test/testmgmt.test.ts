@@ -221,13 +221,14 @@ describe('runs', () => {
   });
 
   it("starts a routine with parameters over the routine's own, and the report records them", async () => {
-    const api = testApi(t, a);
+    const c = await makeTenant(t);
+    const api = testApi(t, c);
     const s = await api.script(
       'params echo',
       "metric('limit', params.limit)\nmetric('gain', params.gain)\ncheck('under limit', 7 < params.limit)\n",
     );
     const r = await api.routine({ name: 'params routine', steps: [collect()], script_id: s.id, params: { limit: 10, gain: 3 } });
-    const d = await makeDevice(t, a);
+    const d = await makeDevice(t, c);
     const range = { begin_time: Date.now() - 60_000, end_time: Date.now() };
     const [plain] = await api.start({ routine_id: r.id, things_ids: [d.id], dry_run: range });
     const [over] = await api.start({ routine_id: r.id, things_ids: [d.id], dry_run: range, params: { limit: 5 } });
@@ -244,6 +245,63 @@ describe('runs', () => {
     expect((await api.call('GET', `/routines/${r.id}`)).json().params).toEqual({ limit: 10, gain: 3 });
     const bad = await api.call('POST', '/runs', { routine_id: r.id, things_ids: [d.id], dry_run: range, params: [1, 2] });
     expect(bad.statusCode).toBe(400);
+  });
+});
+
+describe('report comparison', () => {
+  it('compares two reports by name on the server: metrics with B − A, checks, parameters, verdicts', async () => {
+    const m = await makeTenant(t);
+    const api = testApi(t, m);
+    const s = await api.script(
+      'for comparing',
+      "metric('limit', params.limit, 'km/h')\nmetric('gain', params.gain)\nif (params.extra) metric('extra', 1)\ncheck('under limit', 7 < params.limit)\n",
+    );
+    const r = await api.routine({ name: 'compare routine', steps: [collect()], script_id: s.id, params: { limit: 10, gain: 3 } });
+    const d = await makeDevice(t, m);
+    const range = { begin_time: Date.now() - 60_000, end_time: Date.now() };
+    const [ra] = await api.start({ routine_id: r.id, things_ids: [d.id], dry_run: range });
+    const [rb] = await api.start({ routine_id: r.id, things_ids: [d.id], dry_run: range, params: { limit: 5, extra: true } });
+    expect((await api.finished(ra.id)).state).toBe('analyzed');
+    expect((await api.finished(rb.id)).state).toBe('analyzed');
+
+    const res = await api.call('GET', `/reports/compare?a=${ra.id}&b=${rb.id}`);
+    expect(res.statusCode, res.body).toBe(200);
+    const c = res.json();
+    expect(c.a.run_id).toBe(ra.id);
+    expect(c.b.run_id).toBe(rb.id);
+    expect(c.verdicts).toEqual({ a: 'pass', b: 'fail', same: false });
+    expect(c.metrics).toEqual([
+      { name: 'limit', unit: 'km/h', a: 10, b: 5, diff: -5 },
+      { name: 'gain', unit: null, a: 3, b: 3, diff: 0 },
+      { name: 'extra', unit: null, a: null, b: 1, diff: null },
+    ]);
+    expect(c.checks).toEqual([{ name: 'under limit', a: true, b: false, same: false }]);
+    expect(c.params).toEqual([
+      { name: 'extra', a: null, b: true, same: false },
+      { name: 'gain', a: 3, b: 3, same: true },
+      { name: 'limit', a: 10, b: 5, same: false },
+    ]);
+
+    // Refused: the same run twice, not a run id, a run that does not exist or is another tenant's.
+    const status = async (q: string, caller = api) => (await caller.call('GET', `/reports/compare?${q}`)).statusCode;
+    expect(await status(`a=${ra.id}&b=${ra.id}`)).toBe(400);
+    expect(await status(`a=${ra.id}&b=nope`)).toBe(400);
+    expect(await status(`a=${ra.id}`)).toBe(400);
+    expect(await status(`a=${ra.id}&b=3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b`)).toBe(404);
+    const other = testApi(t, b);
+    const ob = await other.script('other tenant', 'log(1)');
+    const or = await other.routine({ name: 'other routine', steps: [collect()], script_id: ob.id });
+    const [orun] = await other.start({ routine_id: or.id, things_ids: [(await makeDevice(t, b)).id], dry_run: range });
+    await other.finished(orun.id);
+    expect(await status(`a=${ra.id}&b=${orun.id}`)).toBe(404);
+    // A sub-user: the key, and read access to both devices.
+    const none = await makeSubUser(t, m, [], [{ thingsId: d.id, access: 'read' }]);
+    expect(await status(`a=${ra.id}&b=${rb.id}`, testApi(t, m, none.auth))).toBe(403);
+    const reader = await makeSubUser(t, m, ['test-mgmt:run:query'], [{ thingsId: d.id, access: 'read' }]);
+    expect(await status(`a=${ra.id}&b=${rb.id}`, testApi(t, m, reader.auth))).toBe(200);
+    const [elsewhere] = await api.start({ routine_id: r.id, things_ids: [(await makeDevice(t, m)).id], dry_run: range });
+    await api.finished(elsewhere.id);
+    expect(await status(`a=${ra.id}&b=${elsewhere.id}`, testApi(t, m, reader.auth))).toBe(404);
   });
 });
 
@@ -282,10 +340,11 @@ describe('tenants, permissions and quota', () => {
   });
 
   it('opens the Tests menu to a sub-user given its keys by the manager, and refuses it without them', async () => {
-    const api = testApi(t, a);
+    const m = await makeTenant(t);
+    const api = testApi(t, m);
     const script = await api.script('for the menu', 'log(1)');
     const routine = await api.routine({ name: 'menu routine', steps: [collect()], script_id: script.id });
-    const d = await makeDevice(t, a);
+    const d = await makeDevice(t, m);
     const [run] = await api.start({
       routine_id: routine.id,
       things_ids: [d.id],
@@ -294,9 +353,9 @@ describe('tenants, permissions and quota', () => {
     expect((await api.finished(run.id)).state).toBe('analyzed');
 
     // The manager binds the menu and the device, but no keys yet.
-    const users = `/v1/tenant/tenants/${a.tenantId}/users`;
+    const users = `/v1/tenant/tenants/${m.tenantId}/users`;
     const manager = (method: 'POST' | 'PUT', url: string, payload: object) =>
-      t.app.inject({ method, url, headers: { authorization: a.auth }, payload });
+      t.app.inject({ method, url, headers: { authorization: m.auth }, payload });
     const password = 'Menu-Pass-1234';
     const created = await manager('POST', users, {
       username: `tester${Date.now() % 100_000}`,
@@ -316,7 +375,7 @@ describe('tenants, permissions and quota', () => {
       `/runs/${run.id}`,
       `/runs/${run.id}/report`,
     ];
-    const statuses = async (auth: string) => Promise.all(reads.map(async (p) => (await testApi(t, a, auth).call('GET', p)).statusCode));
+    const statuses = async (auth: string) => Promise.all(reads.map(async (p) => (await testApi(t, m, auth).call('GET', p)).statusCode));
     const before = await login(t.app, sub.login_name, password);
     expect(await statuses(before)).toEqual(reads.map(() => 403));
 
@@ -327,7 +386,7 @@ describe('tenants, permissions and quota', () => {
     expect(await statuses(auth)).toEqual(reads.map(() => 200));
     const privileges = (await t.app.inject({ method: 'GET', url: '/v1/control/privileges/self', headers: { authorization: auth } })).json();
     expect(privileges.menus).toContain('test');
-    const sa = testApi(t, a, auth);
+    const sa = testApi(t, m, auth);
     expect((await sa.call('GET', '/runs')).json().list.map((r: { id: string }) => r.id)).toContain(run.id);
     expect((await sa.call('GET', '/scripts')).json().list.map((s: { id: string }) => s.id)).toContain(script.id);
     // The menu reads; writing and starting stay keys of their own.

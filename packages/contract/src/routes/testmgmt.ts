@@ -1,5 +1,7 @@
 import { OkSchema } from '../schemas/common.ts';
 import {
+  ReportCompareQuerySchema,
+  ReportComparisonSchema,
   ReportExportQuerySchema,
   ScriptValidationSchema,
   ScriptVersionParams,
@@ -207,6 +209,15 @@ export const TestMgmtRoutes = {
     path: `${base}/runs/:id/report`,
     params: TenantIdParams,
     response: TestReportSchema,
+    permission: 'test-mgmt:run:query',
+  }),
+  /** Two runs' reports side by side: metrics (with B − A), checks, parameters and verdicts by name. */
+  compareReports: defineRoute({
+    method: 'GET',
+    path: `${base}/reports/compare`,
+    params: TenantParams,
+    query: ReportCompareQuerySchema,
+    response: ReportComparisonSchema,
     permission: 'test-mgmt:run:query',
   }),
   /** The report as an HTML page or a CSV file (metrics, checks, tables). */

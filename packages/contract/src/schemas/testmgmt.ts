@@ -307,4 +307,31 @@ export const TestReportSchema = z.object({
 });
 export type TestReport = z.infer<typeof TestReportSchema>;
 
+/** Two runs to compare (report A, report B): distinct runs of the tenant. */
+export const ReportCompareQuerySchema = z
+  .object({ a: UuidSchema, b: UuidSchema })
+  .refine((q) => q.a !== q.b, { path: ['b'], message: 'compare two different runs' });
+
+/**
+ * Two reports compared: each report whole, then their metrics, checks and parameters by name (a
+ * name only one side has is null on the other). `diff` is B − A when both are numbers.
+ */
+export const ReportComparisonSchema = z.object({
+  a: TestReportSchema,
+  b: TestReportSchema,
+  verdicts: z.object({ a: z.enum(TEST_VERDICTS), b: z.enum(TEST_VERDICTS), same: z.boolean() }),
+  metrics: z.array(
+    z.object({
+      name: z.string(),
+      unit: z.string().nullable(),
+      a: z.number().nullable(),
+      b: z.number().nullable(),
+      diff: z.number().nullable(),
+    }),
+  ),
+  checks: z.array(z.object({ name: z.string(), a: z.boolean().nullable(), b: z.boolean().nullable(), same: z.boolean() })),
+  params: z.array(z.object({ name: z.string(), a: z.unknown(), b: z.unknown(), same: z.boolean() })),
+});
+export type ReportComparison = z.infer<typeof ReportComparisonSchema>;
+
 export const ReportExportQuerySchema = z.object({ format: z.enum(['html', 'csv']).default('html') });

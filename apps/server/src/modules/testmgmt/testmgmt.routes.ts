@@ -5,6 +5,7 @@ import { requireAuth } from '../../lib/auth.ts';
 import { ApiError } from '../../lib/errors.ts';
 import { route } from '../../lib/route.ts';
 import { inTenant } from '../things/things.access.ts';
+import { compareReports } from './report-compare.ts';
 import { reportCsv, reportHtml } from './report-export.ts';
 import type { RunsService } from './runs.service.ts';
 import type { GroovyRuntime } from './runtime/groovy-runtime.ts';
@@ -84,6 +85,10 @@ export function testmgmtRoutes(app: LoggerheadApp, svc: { runtime: GroovyRuntime
     return { ok: true as const };
   });
   route(app, R.report, o, (req) => runs.report(auth(req), req.params.id));
+  route(app, R.compareReports, o, async (req) => {
+    const a = auth(req);
+    return compareReports(await runs.report(a, req.query.a), await runs.report(a, req.query.b));
+  });
   route(app, R.exportReport, o, async (req, reply) => {
     const r = await runs.report(auth(req), req.params.id);
     const base = `${r.routine_name}-${r.things_name}-${new Date(r.created_at).toISOString().slice(0, 19).replace(/[:T]/g, '')}`;

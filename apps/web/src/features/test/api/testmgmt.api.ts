@@ -46,6 +46,8 @@ export const testApi = {
   cancelRun: (tenantId: string, id: string) => call(R.cancelRun, { params: { tenant_id: tenantId, id } }),
   deleteRun: (tenantId: string, id: string) => call(R.deleteRun, { params: { tenant_id: tenantId, id } }),
   report: (tenantId: string, id: string, signal?: AbortSignal) => call(R.report, { params: { tenant_id: tenantId, id }, signal }),
+  compareReports: (tenantId: string, a: string, b: string, signal?: AbortSignal) =>
+    call(R.compareReports, { params: { tenant_id: tenantId }, query: { a, b }, signal }),
   exportReport: (tenantId: string, id: string, format: 'html' | 'csv') =>
     fetchFile(routePath(R.exportReport, { tenant_id: tenantId, id }), {
       query: { format },

@@ -13,6 +13,7 @@ export const testKeys = {
   runs: (tenantId: string | null) => [...testKeys.all, 'runs', tenantId] as const,
   runList: (tenantId: string | null, q: RunQuery) => [...testKeys.runs(tenantId), 'list', q] as const,
   report: (tenantId: string | null, id: string) => [...testKeys.all, 'report', tenantId, id] as const,
+  compare: (tenantId: string | null, a: string, b: string) => [...testKeys.all, 'compare', tenantId, a, b] as const,
 };
 
 /** The Groovy runtime's state; checked again now and then while it starts. */
@@ -68,5 +69,14 @@ export const reportQuery = (tenantId: string | null, id: string | null) =>
     queryKey: testKeys.report(tenantId, id ?? ''),
     queryFn: ({ signal }) => testApi.report(tenantId as string, id as string, signal),
     enabled: Boolean(tenantId && id),
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+
+/** Two finished runs' reports compared on the server (a report does not change once written). */
+export const compareQuery = (tenantId: string | null, a: string, b: string) =>
+  queryOptions({
+    queryKey: testKeys.compare(tenantId, a, b),
+    queryFn: ({ signal }) => testApi.compareReports(tenantId as string, a, b, signal),
+    enabled: Boolean(tenantId),
     staleTime: Number.POSITIVE_INFINITY,
   });

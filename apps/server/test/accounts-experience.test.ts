@@ -120,6 +120,14 @@ describe('read-only experience account', () => {
     // Read-only: every device comes as a read grant, without the access key a logger connects with.
     for (const d of things) expect(d).toMatchObject({ access: 'read', things_key: '' });
     expect(await get(`/v1/things/tenants/${tenantId}/things/${things[0].id}`)).toMatchObject({ access: 'read', things_key: '' });
+    // The demo's device labels refer to labels of its registry, with the seed's values.
+    const registry = (await get(`/v1/tenant/tenants/${tenantId}/labels/batch`)) as { id: string; label: string }[];
+    expect(registry.map((l) => l.label)).toEqual(['fleet', 'model']);
+    const nameOf = new Map(registry.map((l) => [l.id, l.label]));
+    for (const spec of DEMO_DEVICES) {
+      const d = things.find((x) => x.name === spec.name) as DemoThing & { labels: { tenantLabelId: string; labelValue: string }[] };
+      expect(d.labels.map((l) => ({ label: nameOf.get(l.tenantLabelId), labelValue: l.labelValue }))).toEqual(spec.labels);
+    }
 
     const end = Date.now();
     const begin = end - HISTORY_MS - 60_000;

@@ -1,12 +1,16 @@
 import type { DbcDecoder } from '@loggerhead/can';
 import type { Condition } from '@loggerhead/contract';
+import type { DecodedRow } from '../modules/signals/signals.events.ts';
+
+export type { DecodedRow };
 
 /**
  * A compiled condition reads one frame and answers 1 (true), 0 (false) or -1 (no observation: the
  * frame is too short, or the DBC signal is multiplexed out). "No observation" leaves a rule's state
- * as it was, so a short frame neither fires nor recovers a rule.
+ * as it was, so a short frame neither fires nor recovers a rule. `row` is the frame as the decode
+ * stage decoded it; a signal condition reads its value there when it was decoded with the rule's DBC.
  */
-export type ConditionTest = (data: Uint8Array, len: number) => 1 | 0 | -1;
+export type ConditionTest = (data: Uint8Array, len: number, row?: DecodedRow) => 1 | 0 | -1;
 
 /** What the signal conditions of a rule decode with: the DBC bound to the rule's channel. */
 export interface SignalSource {
@@ -18,13 +22,19 @@ export interface SignalSource {
 }
 
 /** Returns the operand of a condition as a number, NaN when the frame does not carry it. */
-export function operandReader(c: Condition, signal: SignalSource | null): (data: Uint8Array, len: number) => number {
+export function operandReader(c: Condition, signal: SignalSource | null): (data: Uint8Array, len: number, row?: DecodedRow) => number {
   if (c.source === 'length') return (_d, len) => len;
   if (c.source === 'signal') {
     if (!signal) throw new Error('signal condition without a DBC');
     const { decoder, id, ext, index } = signal;
-    const out = new Float64Array(decoder.maxSignals);
-    return (d) => (decoder.decodeInto(id, ext, d, out) ? out[index] : Number.NaN);
+    let out: Float64Array | null = null;
+    return (d, _len, row) => {
+      // Decoded once, by the decode stage, with this DBC: read the value there.
+      if (row && row.decoder === decoder) return row.values ? (row.values[index] ?? Number.NaN) : Number.NaN;
+      // Not decoded by the stage (a batch fed directly, or the DBC changed in between): decode it here.
+      out ??= new Float64Array(decoder.maxSignals);
+      return decoder.decodeInto(id, ext, d, out) ? out[index] : Number.NaN;
+    };
   }
   const start = c.start_byte;
   const n = c.length;
@@ -70,26 +80,26 @@ export function compileCondition(c: Condition, signal: SignalSource | null): Con
   const max = c.max ?? 0;
   switch (c.op) {
     case '>':
-      return (d, l) => cmp(read(d, l), (v) => v > value);
+      return (d, l, r) => cmp(read(d, l, r), (v) => v > value);
     case '>=':
-      return (d, l) => cmp(read(d, l), (v) => v >= value);
+      return (d, l, r) => cmp(read(d, l, r), (v) => v >= value);
     case '<':
-      return (d, l) => cmp(read(d, l), (v) => v < value);
+      return (d, l, r) => cmp(read(d, l, r), (v) => v < value);
     case '<=':
-      return (d, l) => cmp(read(d, l), (v) => v <= value);
+      return (d, l, r) => cmp(read(d, l, r), (v) => v <= value);
     case '==':
-      return (d, l) => cmp(read(d, l), (v) => v === value);
+      return (d, l, r) => cmp(read(d, l, r), (v) => v === value);
     case '!=':
-      return (d, l) => cmp(read(d, l), (v) => v !== value);
+      return (d, l, r) => cmp(read(d, l, r), (v) => v !== value);
     case 'in':
-      return (d, l) => cmp(read(d, l), (v) => v >= min && v <= max);
+      return (d, l, r) => cmp(read(d, l, r), (v) => v >= min && v <= max);
     case 'out':
-      return (d, l) => cmp(read(d, l), (v) => v < min || v > max);
+      return (d, l, r) => cmp(read(d, l, r), (v) => v < min || v > max);
     case 'change': {
       // True on the frame whose value differs from the previous frame's; the first frame only sets it.
       let prev = Number.NaN;
-      return (d, l) => {
-        const v = read(d, l);
+      return (d, l, r) => {
+        const v = read(d, l, r);
         if (Number.isNaN(v)) return -1;
         const was = prev;
         prev = v;
@@ -109,20 +119,20 @@ function cmp(v: number, ok: (v: number) => boolean): 1 | 0 | -1 {
 export function joinConditions(tests: ConditionTest[], join: 'and' | 'or'): ConditionTest {
   if (tests.length === 1) return tests[0];
   if (join === 'and') {
-    return (d, l) => {
+    return (d, l, row) => {
       let out: 1 | 0 | -1 = 1;
       for (const t of tests) {
-        const r = t(d, l);
+        const r = t(d, l, row);
         if (r === -1) out = -1;
         else if (r === 0 && out === 1) out = 0;
       }
       return out;
     };
   }
-  return (d, l) => {
+  return (d, l, row) => {
     let out: 1 | 0 | -1 = -1;
     for (const t of tests) {
-      const r = t(d, l);
+      const r = t(d, l, row);
       if (r === 1) out = 1;
       else if (r === 0 && out === -1) out = 0;
     }

@@ -1,4 +1,5 @@
 import { BATCH_HEADER_BYTES, FLAG_ERR, FLAG_EXT, FLAG_RTR } from '@loggerhead/can/protocol/batch.ts';
+import type { DecodedRow } from './conditions.ts';
 import type { CompiledRule, DeviceMatcher, FrameRuleDef } from './matcher.ts';
 
 /** The frame at an edge, copied out of the batch for the event record. */
@@ -34,22 +35,34 @@ export interface RuleEdges<R extends FrameRuleDef = FrameRuleDef> {
 /** Whether each rule's condition currently holds (edge detection), by rule id. */
 export type ActiveStates = Map<string, boolean>;
 
-function snapshot(c: CompiledRule, ts: number, channel: number, id: number, fl: number, len: number, data: Uint8Array): EdgeFrame {
+function snapshot(
+  c: CompiledRule,
+  ts: number,
+  channel: number,
+  id: number,
+  fl: number,
+  len: number,
+  data: Uint8Array,
+  row: DecodedRow | undefined,
+): EdgeFrame {
   const copy = data.slice();
-  return { ts, channel, id, ext: (fl & FLAG_EXT) !== 0, rtr: (fl & FLAG_RTR) !== 0, len, data: copy, value: c.value(copy, len) };
+  return { ts, channel, id, ext: (fl & FLAG_EXT) !== 0, rtr: (fl & FLAG_RTR) !== 0, len, data: copy, value: c.value(copy, len, row) };
 }
 
 /**
  * Runs a device's matchers over one stored frame batch (the protocol's column layout, read in
  * place: only frames whose channel and id some rule watches get a payload view). Updates `states`
  * and returns the rules that changed state. `ids`, the batch's distinct ids when known, lets a
- * batch without any watched id be skipped without reading it.
+ * batch without any watched id be skipped without reading it. `rows`, by frame index, are the frames
+ * as the decode stage decoded them: signal conditions read their values there instead of decoding
+ * the frame again.
  */
 export function evaluateBatch<R extends FrameRuleDef>(
   matcher: DeviceMatcher<R>,
   states: ActiveStates,
   b: Uint8Array,
   ids?: readonly number[],
+  rows?: ReadonlyMap<number, DecodedRow>,
 ): RuleEdges<R>[] {
   if (matcher.rules.length === 0) return [];
   if (ids && !ids.some((id) => matcher.ids.has(id))) return [];
@@ -75,10 +88,11 @@ export function evaluateBatch<R extends FrameRuleDef>(
     if (list === undefined) continue;
     const rtr = (fl & FLAG_RTR) !== 0;
     const data = b.subarray(start, rtr ? start : start + len);
+    const row = rows?.get(i);
     for (let k = 0; k < list.length; k++) {
       const c = list[k];
       if (c.rtr !== rtr) continue;
-      const r = c.test(data, len);
+      const r = c.test(data, len, row);
       if (r < 0) continue;
       const was = states.get(c.rule.id) === true;
       if ((r === 1) === was) continue;
@@ -91,10 +105,10 @@ export function evaluateBatch<R extends FrameRuleDef>(
       const ts = t0 + v.getUint32(BATCH_HEADER_BYTES + 4 * i, true);
       if (r === 1) {
         e.fires++;
-        if (!e.firstFire) e.firstFire = snapshot(c, ts, ch, id, fl, len, data);
+        if (!e.firstFire) e.firstFire = snapshot(c, ts, ch, id, fl, len, data, row);
       } else {
         e.recoveries++;
-        e.lastRecover = snapshot(c, ts, ch, id, fl, len, data);
+        e.lastRecover = snapshot(c, ts, ch, id, fl, len, data, row);
       }
       e.active = r === 1;
       states.set(c.rule.id, r === 1);

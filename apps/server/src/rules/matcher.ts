@@ -1,6 +1,6 @@
 import type { DbcDecoder } from '@loggerhead/can';
 import type { Condition } from '@loggerhead/contract';
-import { type ConditionTest, compileCondition, joinConditions, operandReader, type SignalSource } from './conditions.ts';
+import { type ConditionTest, compileCondition, type DecodedRow, joinConditions, operandReader, type SignalSource } from './conditions.ts';
 
 /** The fields of a trigger rule the evaluator needs; `R` carries the rest through to the dispatcher. */
 export interface FrameRuleDef {
@@ -19,7 +19,9 @@ export interface CompiledRule<R extends FrameRuleDef = FrameRuleDef> {
   rtr: boolean;
   test: ConditionTest;
   /** The first condition's operand, for the event record. */
-  value: (data: Uint8Array, len: number) => number;
+  value: (data: Uint8Array, len: number, row?: DecodedRow) => number;
+  /** The DBC its signal conditions read, or null for a rule on raw bytes only. */
+  decoder: DbcDecoder | null;
 }
 
 /** One device's enabled frame rules, looked up by channel, id format and id. */
@@ -62,6 +64,7 @@ export function compileRule<R extends FrameRuleDef>(rule: R, dbc: DbcDecoder | n
     rtr: rule.frame_type === 'remote',
     test: joinConditions(tests, rule.condition_join),
     value: rule.conditions[0].op === 'mask' ? () => Number.NaN : operandReader(rule.conditions[0], signal),
+    decoder: signal?.decoder ?? null,
   };
 }
 

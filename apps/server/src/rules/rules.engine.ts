@@ -1,7 +1,9 @@
-import { compileDbc, type DbcDecoder, parseDbc } from '@loggerhead/can';
+import type { DbcDecoder } from '@loggerhead/can';
 import type { GpsFix } from '@loggerhead/can/protocol/messages.ts';
 import type { CommittedChunks, FrameChunk } from '../ingest/chunk-writer.ts';
 import type { RuleRow } from '../modules/alert/rules.repository.ts';
+import { DecoderCache } from '../modules/signals/decoder-cache.ts';
+import type { DecodedFrames, DecodedRow, FrameDemand } from '../modules/signals/signals.events.ts';
 import type { DeviceInfo, EngineRepository, FenceRuleRow } from './engine.repository.ts';
 import { type EdgeFrame, evaluateBatch } from './evaluator.ts';
 import { fenceContains } from './geo.ts';
@@ -53,13 +55,14 @@ interface DeviceRuntime {
   meta: Map<string, RuleMeta>;
   /** Rule id → updated_at (ms): a changed rule starts over. */
   versions: Map<string, number>;
+  /** The frames its signal rules read, for the decode stage to decode. */
+  demand: FrameDemand;
 }
 
 /** How long a device's rules are trusted before being read again (other server copies change them). */
 const RULES_TTL_MS = 5000;
 /** Batch groups waiting beyond this are dropped (and logged) rather than growing memory. */
 const MAX_QUEUE = 1024;
-const MAX_DECODERS = 64;
 
 const hex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
 
@@ -83,10 +86,13 @@ function frameData(f: EdgeFrame, fires: number): Record<string, unknown> {
  * and GPS fixes (fence rules). Rules are compiled per device into a map by channel, id format and
  * id; batches of a device are evaluated in commit order, one at a time, and edges go to `dispatch`
  * (events, messages, actions) before the next batch is looked at.
+ *
+ * In the app the batches come from the decode stage (`onDecoded`, the `signals.frames` event) with
+ * the frames its signal rules watch already decoded (`demand` tells the stage which), and DBCs are
+ * compiled in the app's one decoder cache: a frame is decoded once, whoever reads it.
  */
 export class RuleEngine {
   private devices = new Map<string, DeviceRuntime>();
-  private decoders = new Map<string, { version: number; decoder: DbcDecoder | null }>();
   private chain: Promise<void> = Promise.resolve();
   private queued = 0;
   /** Batches evaluated and frames-batches dropped under overload, for health and tests. */
@@ -97,6 +103,8 @@ export class RuleEngine {
     private readonly dispatch: Dispatch,
     private readonly log: { warn: (o: object, m: string) => void; error: (o: object, m: string) => void },
     private readonly now: () => number = Date.now,
+    /** The app's decoder cache; a standalone engine (a test, a benchmark) keeps its own. */
+    private readonly decoders: Pick<DecoderCache, 'decoder'> = new DecoderCache(repo),
   ) {}
 
   /** Subscribes to a chunk writer's `committed` event; returns the unsubscribe function. */
@@ -108,9 +116,36 @@ export class RuleEngine {
     };
   }
 
+  /** Committed chunks as they are: signal rules decode the frames they watch themselves. */
   onChunks(chunks: readonly FrameChunk[]): void {
     this.enqueue(async () => {
       for (const c of chunks) await this.evaluateChunk(c);
+    });
+  }
+
+  /** A committed group after the decode stage (`signals.frames`): signal rules read its decoded frames. */
+  onDecoded(e: DecodedFrames): void {
+    this.enqueue(async () => {
+      for (let i = 0; i < e.chunks.length; i++) await this.evaluateChunk(e.chunks[i], e.rows[i]);
+    });
+  }
+
+  /**
+   * The frames a device's signal rules watch, per channel with its DBC (the decode stage's demand).
+   * A device not seen yet, or whose rules are due to be read again (changed, or older than the TTL),
+   * has them read first, in turn with the batches before it.
+   */
+  demand(tenantId: string, thingsId: string): FrameDemand | Promise<FrameDemand> {
+    const rt = this.devices.get(thingsId);
+    const now = this.now();
+    if (rt && now - rt.loadedAt < RULES_TTL_MS && now >= rt.loadedAt) return rt.demand;
+    return new Promise<FrameDemand>((resolve) => {
+      this.chain = this.chain
+        .then(async () => resolve((await this.runtime(tenantId, thingsId)).demand))
+        .catch((err) => {
+          this.log.error({ err }, 'rule evaluation failed');
+          resolve(new Map());
+        });
     });
   }
 
@@ -151,17 +186,6 @@ export class RuleEngine {
       });
   }
 
-  private async decoder(dbcId: string, version: number): Promise<DbcDecoder | null> {
-    const hit = this.decoders.get(dbcId);
-    if (hit && hit.version === version) return hit.decoder;
-    const text = await this.repo.dbcContent(dbcId);
-    const parsed = text === null ? null : parseDbc(text);
-    const decoder = parsed?.ok ? compileDbc(parsed.dbc) : null;
-    if (this.decoders.size >= MAX_DECODERS) this.decoders.delete(this.decoders.keys().next().value as string);
-    this.decoders.set(dbcId, { version, decoder });
-    return decoder;
-  }
-
   private async runtime(tenantId: string, thingsId: string): Promise<DeviceRuntime> {
     const old = this.devices.get(thingsId);
     const now = this.now();
@@ -175,10 +199,11 @@ export class RuleEngine {
     let dbcs = new Map<number, DbcDecoder | null>();
     if (frameRules.some((r) => r.data_type === 'signal')) {
       const bound = await this.repo.channelDbcs(tenantId, thingsId);
-      dbcs = new Map(await Promise.all(bound.map(async (b) => [b.channel, await this.decoder(b.dbc_id, b.version)] as const)));
+      dbcs = new Map(await Promise.all(bound.map(async (b) => [b.channel, await this.decoders.decoder(b.dbc_id, b.version)] as const)));
     }
     const compiled: CompiledRule<FrameRule>[] = [];
     const compiledById = new Map<string, CompiledEntry>();
+    const demand = new Map<number, { decoder: DbcDecoder; frames: Set<number> }>();
     for (const r of frameRules) {
       const version = new Date(r.updated_at).getTime();
       const dbc = r.data_type === 'signal' ? (dbcs.get(Number(r.channel)) ?? null) : null;
@@ -195,6 +220,12 @@ export class RuleEngine {
       }
       compiled.push(c);
       compiledById.set(r.id, { version, dbc, compiled: c });
+      if (c.decoder) {
+        const d = demand.get(c.rule.channel) ?? { decoder: c.decoder, frames: new Set<number>() };
+        demand.set(c.rule.channel, d);
+        // The key without its channel: ext flag and id.
+        d.frames.add(c.key % 0x4000_0000);
+      }
     }
     const rt: DeviceRuntime = {
       loadedAt: now,
@@ -208,6 +239,7 @@ export class RuleEngine {
       active: new Map(),
       meta: new Map(),
       versions: new Map(),
+      demand,
     };
     // The stored state wins: every edge this copy saw is saved before the next batch is evaluated,
     // and another server copy that took some of this device's batches saved its edges there too.
@@ -236,11 +268,11 @@ export class RuleEngine {
     return rt;
   }
 
-  private async evaluateChunk(c: FrameChunk): Promise<void> {
+  private async evaluateChunk(c: FrameChunk, rows?: ReadonlyMap<number, DecodedRow>): Promise<void> {
     const rt = await this.runtime(c.tenantId, c.thingsId);
     this.stats.batches++;
     if (!rt.device || rt.matcher.rules.length === 0) return;
-    const edges = evaluateBatch(rt.matcher, rt.active, c.data, c.info.ids);
+    const edges = evaluateBatch(rt.matcher, rt.active, c.data, c.info.ids, rows);
     for (const e of edges) {
       this.stats.edges++;
       await this.dispatch(

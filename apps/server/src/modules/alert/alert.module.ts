@@ -74,10 +74,14 @@ export function alertModule(app: LoggerheadApp, ctx: AppContext) {
     },
     log: app.log,
   });
-  const engine = new RuleEngine(engineRepo, dispatch, app.log);
+  // One decoder cache for the app: the rules compile their DBC signals in the decode stage's.
+  const engine = new RuleEngine(engineRepo, dispatch, app.log, Date.now, ctx.signals.decoders);
   const rules = rulesService({ raw, repo: rulesRepository(raw), quota: ctx.quota, events: ctx.events });
 
-  const detach = engine.attach(ctx.ingest.writer);
+  // Committed batches reach the rules through the decode stage, which decodes the frames their DBC
+  // signals watch in the same pass as the stored signals (one decode per frame).
+  const detach = ctx.events.on('signals.frames', (e) => engine.onDecoded(e));
+  ctx.signals.demandFrom((tenantId, thingsId) => engine.demand(tenantId, thingsId));
   // Fixes reach fence rules after they are stored, whichever broker carried them.
   ctx.ingest.pipeline.onGps((d, fixes) => engine.onFixes(d.tenantId, d.thingsId, fixes));
   ctx.events.on('alert.rules-changed', (e) => engine.invalidate(e.thingsId));
@@ -90,6 +94,7 @@ export function alertModule(app: LoggerheadApp, ctx: AppContext) {
     clock,
     onFixes: (tenantId, thingsId, fixes) => engine.onFixes(tenantId, thingsId, fixes),
     async idle() {
+      await ctx.signals.decodeIdle();
       await engine.idle();
       await outbox.idle();
     },
@@ -109,6 +114,7 @@ export function alertModule(app: LoggerheadApp, ctx: AppContext) {
   });
   app.addHook('onClose', async () => {
     detach();
+    ctx.signals.demandFrom(null);
     await engine.idle().catch(() => {});
   });
 }

@@ -13,15 +13,22 @@ export interface ChannelPlan {
 const PLAN_TTL_MS = 5_000;
 const MAX_DECODERS = 64;
 
+/** Where the cache reads DBC files and a device's started bindings. */
+export interface DecoderSource {
+  dbcContent(dbcId: string): Promise<string | null>;
+  startedBindings?: SignalsRepository['startedBindings'];
+}
+
 /**
  * Compiled decoders per DBC version and decode plans per device, so that the ingest reads the
- * bindings once per device every few seconds and parses a DBC once per change.
+ * bindings once per device every few seconds and parses a DBC once per change. The app has one:
+ * the decode stage and the trigger rules on DBC signals compile each DBC version once, here.
  */
 export class DecoderCache {
   private decoders = new Map<string, { version: number; decoder: DbcDecoder }>();
   private plans = new Map<string, { at: number; plans: Map<number, ChannelPlan> }>();
 
-  constructor(private readonly repo: SignalsRepository) {}
+  constructor(private readonly repo: DecoderSource) {}
 
   async decoder(dbcId: string, version: number): Promise<DbcDecoder | null> {
     const hit = this.decoders.get(dbcId);
@@ -40,7 +47,7 @@ export class DecoderCache {
   async plansFor(tenantId: string, thingsId: string): Promise<Map<number, ChannelPlan>> {
     const hit = this.plans.get(thingsId);
     if (hit && Date.now() - hit.at < PLAN_TTL_MS) return hit.plans;
-    const bindings = await this.repo.startedBindings(tenantId, thingsId);
+    const bindings = (await this.repo.startedBindings?.(tenantId, thingsId)) ?? [];
     const plans = new Map<number, ChannelPlan>();
     for (const b of bindings) {
       const decoder = await this.decoder(b.dbc_id, Number(b.dbc_version));

@@ -4,7 +4,7 @@ import type { RawSql } from '../../db/client.ts';
 import type { FrameChunk } from '../../ingest/chunk-writer.ts';
 import type { EventBus } from '../../lib/events.ts';
 import type { ChannelPlan, DecoderCache } from './decoder-cache.ts';
-import type { DecodedBatch } from './signals.events.ts';
+import type { DecodedBatch, DecodedRow, FrameDemand } from './signals.events.ts';
 import type { SignalsRepository } from './signals.repository.ts';
 import { type SeriesSamples, writeSamples } from './signals.writer.ts';
 
@@ -18,8 +18,18 @@ export interface IngestDeps {
   log: { warn: (o: object, m: string) => void; error: (o: object, m: string) => void };
 }
 
-/** Batch groups waiting beyond this are dropped (and logged) rather than growing memory. */
+/** Where a committed batch group's demand comes from (trigger rules on DBC signals), by device. */
+export type DemandSource = (tenantId: string, thingsId: string) => FrameDemand | null | Promise<FrameDemand | null>;
+
+const EXT_BIT = 0x2000_0000;
+
+/** Batch groups waiting beyond this are not decoded (and logged) rather than growing memory. */
 const MAX_QUEUE = 256;
+/**
+ * …but still handed on, undecoded, to `signals.frames` listeners (trigger rules, which then decode what
+ * they watch) up to this many, as the rule engine queued them before; beyond it they are dropped.
+ */
+const MAX_PASS_ON = 1024;
 
 class Accumulator {
   ts = new Float64Array(64);
@@ -47,17 +57,35 @@ class Accumulator {
   }
 }
 
-/** Decodes a device's frames with the started bindings of its channels; one accumulator per signal. */
+/**
+ * Decodes a device's frames with the started bindings of its channels; one accumulator per signal.
+ * Frames `demand` names (trigger rules) are decoded too, whatever the channel's parsing state, and
+ * handed to `row`: each frame is decoded once, for both.
+ */
 export function decodeFrames(
   plans: Map<number, ChannelPlan>,
   each: (visit: (ts: number, channel: number, id: number, ext: boolean, data: Uint8Array) => void) => void,
+  demand?: FrameDemand | null,
+  row?: (r: DecodedRow) => void,
 ): Accumulator[] {
   const acc = new Map<string, Accumulator>();
-  const out = new Float64Array(Math.max(1, ...[...plans.values()].map((p) => p.decoder.maxSignals)));
+  const sizes = [...plans.values()].map((p) => p.decoder.maxSignals);
+  if (demand) for (const d of demand.values()) sizes.push(d.decoder.maxSignals);
+  const out = new Float64Array(Math.max(1, ...sizes));
   each((ts, channel, id, ext, data) => {
     const plan = plans.get(channel);
-    if (!plan) return;
+    const want = demand?.get(channel);
+    const wanted = want !== undefined && row !== undefined && want.frames.has((ext ? EXT_BIT : 0) + id);
+    if (!plan) {
+      if (!wanted) return;
+      // Parsing paused (or not started): decoded for the rules only.
+      const m = want.decoder.decodeInto(id, ext, data, out);
+      row({ decoder: want.decoder, values: m ? out.slice(0, m.names.length) : null });
+      return;
+    }
     const m = plan.decoder.decodeInto(id, ext, data, out);
+    // A rule compiled against another version of the DBC (changed a moment ago) decodes the frame itself.
+    if (wanted && want.decoder === plan.decoder) row({ decoder: plan.decoder, values: m ? out.slice(0, m.names.length) : null });
     if (!m) return;
     const keep = plan.keep[m.index];
     if (!keep) return;
@@ -89,22 +117,33 @@ export function decodeFrames(
  * (`committed`); this decodes the frames of channels whose DBC parsing is started and stores the
  * samples. A re-sent batch is never emitted twice, so it is never decoded twice. Work runs one group
  * at a time, off the PUBACK path: raw frames are the record, decoded samples follow them.
+ *
+ * It is the one decode stage: the frames trigger rules on DBC signals watch (`demandFrom`) are
+ * decoded in the same pass, and every committed group goes out as `signals.frames` with the frames
+ * it decoded, before its samples are stored (docs/decisions/0112-one-decode-stage.md).
  */
 export class SignalIngest {
-  private queue: FrameChunk[][] = [];
+  private queue: { chunks: FrameChunk[]; decode: boolean }[] = [];
   private running: Promise<void> | null = null;
+  private demand: DemandSource | null = null;
   dropped = 0;
 
   constructor(private readonly deps: IngestDeps) {}
 
+  /** Frames to decode besides the stored signals (the rule engine's), by device. */
+  demandFrom(source: DemandSource | null): void {
+    this.demand = source;
+  }
+
   /** Committed raw chunks (chunk writer `committed` event). */
   onChunks(chunks: FrameChunk[]): void {
-    if (this.queue.length >= MAX_QUEUE) {
+    const decode = this.queue.length < MAX_QUEUE;
+    if (!decode) {
       this.dropped += chunks.length;
       this.deps.log.warn({ dropped: this.dropped }, 'signal decoding is behind: batches not decoded');
-      return;
+      if (this.queue.length >= MAX_PASS_ON || !this.deps.events.listenerCount('signals.frames')) return;
     }
-    this.queue.push(chunks);
+    this.queue.push({ chunks, decode });
     this.running ??= this.drain();
   }
 
@@ -116,23 +155,65 @@ export class SignalIngest {
   private async drain() {
     try {
       while (this.queue.length) {
-        const group = this.queue.shift() as FrameChunk[];
+        const { chunks, decode } = this.queue.shift() as { chunks: FrameChunk[]; decode: boolean };
         const byDevice = new Map<string, FrameChunk[]>();
-        for (const c of group) byDevice.set(c.thingsId, [...(byDevice.get(c.thingsId) ?? []), c]);
-        for (const list of byDevice.values()) {
-          const { tenantId, thingsId } = list[0];
-          await this.store(tenantId, thingsId, (visit) => {
-            for (const c of list)
-              forEachFrame(c.data, null, (ts, ch, id, fl, _len, data) => {
-                if (!(fl & (FLAG_RTR | FLAG_ERR))) visit(ts, ch, id, (fl & FLAG_EXT) !== 0, data);
-                return true;
-              });
-          }).catch((err) => this.deps.log.error({ err, thingsId }, 'decoded signals not stored'));
-        }
+        for (const c of chunks) byDevice.set(c.thingsId, [...(byDevice.get(c.thingsId) ?? []), c]);
+        for (const list of byDevice.values()) await this.decodeGroup(list, decode);
       }
     } finally {
       this.running = null;
     }
+  }
+
+  /**
+   * One device's chunks of a committed group: decoded once, published (`signals.frames`), samples
+   * stored. Behind (`decode` false): published undecoded only.
+   */
+  private async decodeGroup(list: FrameChunk[], decode: boolean): Promise<void> {
+    const { tenantId, thingsId } = list[0];
+    const { cache, events, log } = this.deps;
+    const publish = events.listenerCount('signals.frames') > 0;
+    if (!decode) {
+      if (publish) events.emit('signals.frames', { tenantId, thingsId, chunks: list, rows: list.map(() => new Map()) });
+      return;
+    }
+    let plans = new Map<number, ChannelPlan>();
+    let demand: FrameDemand | null = null;
+    try {
+      plans = await cache.plansFor(tenantId, thingsId);
+      if (publish && this.demand) demand = await this.demand(tenantId, thingsId);
+    } catch (err) {
+      // The group still goes out: a rule then decodes what it needs itself.
+      log.error({ err, thingsId }, 'decode plans not read');
+    }
+    const rows = list.map(() => new Map<number, DecodedRow>());
+    let slot = rows[0];
+    let at = 0;
+    const accs =
+      plans.size || demand?.size
+        ? decodeFrames(
+            plans,
+            (visit) => {
+              list.forEach((c, k) => {
+                slot = rows[k];
+                let i = -1;
+                forEachFrame(c.data, null, (ts, ch, id, fl, _len, data) => {
+                  i++;
+                  if (!(fl & (FLAG_RTR | FLAG_ERR))) {
+                    at = i;
+                    visit(ts, ch, id, (fl & FLAG_EXT) !== 0, data);
+                  }
+                  return true;
+                });
+              });
+            },
+            demand,
+            (r) => slot.set(at, r),
+          )
+        : [];
+    if (publish) events.emit('signals.frames', { tenantId, thingsId, chunks: list, rows });
+    if (!accs.length) return;
+    await this.write(tenantId, thingsId, accs, undefined).catch((err) => log.error({ err, thingsId }, 'decoded signals not stored'));
   }
 
   /** Frames from another path (a log import, a test): decoded and stored now. */
@@ -158,6 +239,17 @@ export class SignalIngest {
     each: (visit: (ts: number, channel: number, id: number, ext: boolean, data: Uint8Array) => void) => void,
     only?: number,
   ): Promise<number> {
+    const all = await this.deps.cache.plansFor(tenantId, thingsId);
+    const one = only === undefined ? null : all.get(only);
+    const plans = only === undefined ? all : one ? new Map([[only, one]]) : new Map<number, ChannelPlan>();
+    if (!plans.size) return 0;
+    const accs = decodeFrames(plans, each);
+    if (!accs.length) return 0;
+    return this.write(tenantId, thingsId, accs, only);
+  }
+
+  /** Stores decoded samples, counts their bytes, and tells live listeners (`signals.decoded`). */
+  private async write(tenantId: string, thingsId: string, accs: Accumulator[], only: number | undefined): Promise<number> {
     const { repo, cache, raw, events, usage } = this.deps;
     const plansOf = async () => {
       const all = await cache.plansFor(tenantId, thingsId);
@@ -165,10 +257,6 @@ export class SignalIngest {
       const p = all.get(only);
       return p ? new Map([[only, p]]) : new Map<number, ChannelPlan>();
     };
-    const plans = await plansOf();
-    if (!plans.size) return 0;
-    const accs = decodeFrames(plans, each);
-    if (!accs.length) return 0;
     const write = async () => {
       const ids = await repo.ensureSeries(
         tenantId,

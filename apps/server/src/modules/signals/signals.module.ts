@@ -6,7 +6,7 @@ import { backfillService } from './backfill.service.ts';
 import { busStatsService } from './bus-stats.service.ts';
 import { DecoderCache } from './decoder-cache.ts';
 import type { DecodedBatch } from './signals.events.ts';
-import { SignalIngest } from './signals.ingest.ts';
+import { type DemandSource, SignalIngest } from './signals.ingest.ts';
 import { signalsRepository } from './signals.repository.ts';
 import { signalsQueryService } from './signals.service.ts';
 
@@ -27,6 +27,8 @@ export interface SignalsDeps {
  *   await ctx.signals.onFrames(tenantId, thingsId, frames) // frames from elsewhere (log import)
  *   await ctx.signals.backfill.start(tenantId, thingsId, channel, range) // stored frames, in the background
  *   ctx.events.on('signals.decoded', (e) => …)         // real-time curves
+ *   ctx.events.on('signals.frames', (e) => …)          // every committed group, decoded once (trigger rules)
+ *   ctx.signals.demandFrom((tenantId, thingsId) => …)  // frames to decode besides the stored signals
  *   ctx.signals.invalidate(thingsId)                   // bindings changed
  *   await ctx.signals.clearChannel(tenantId, thingsId, channel) // unbind: data and capacity gone
  *   await ctx.signals.clearDevice(tenantId, thingsId)   // quick delete of a device's data
@@ -41,6 +43,8 @@ export function createSignals(deps: SignalsDeps) {
   const backfill = backfillService({ raw, ingest, log: deps.log, owner: deps.owner });
   return {
     repo,
+    /** The app's one decoder cache (the decode stage's; trigger rules compile against it too). */
+    decoders: cache,
     query: signalsQueryService(raw, repo),
     bus: busStatsService(raw, repo, cache),
 
@@ -54,6 +58,10 @@ export function createSignals(deps: SignalsDeps) {
     },
     onChunks: (chunks: FrameChunk[]) => ingest.onChunks(chunks),
     onFrames: (tenantId: string, thingsId: string, frames: readonly CanFrame[]) => ingest.onFrames(tenantId, thingsId, frames),
+    /** Frames to decode besides the stored signals, by device (the rule engine's demand). */
+    demandFrom: (source: DemandSource | null) => ingest.demandFrom(source),
+    /** Resolves when the committed groups queued so far are decoded, published and stored. */
+    decodeIdle: () => ingest.idle(),
     /** Resolves when queued batches are decoded and stored, and no back-fill runs. */
     idle: async () => {
       await ingest.idle();

@@ -13,7 +13,9 @@
  * (`--save FILE`) is printed beside this one with `--baseline FILE` (default: the figures of the
  * console before it was made light, `baselines/console-weight-before.json`).
  *
- *   npm run console-weight -w bench -- [--no-build] [--runs N] [--save FILE] [--baseline FILE|none]
+ *   npm run console-weight -w bench -- [--no-build] [--runs N] [--save FILE] [--baseline FILE|none] [--files]
+ *
+ * (`--files` lists each step's files, largest first.)
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -101,7 +103,7 @@ async function main() {
 
 /** Collects the JavaScript responses of a page while `during` runs. */
 async function scripts(page: Page, during: () => Promise<void>): Promise<Omit<Weight, 'fcp' | 'ready'>> {
-  const seen: Promise<{ raw: number; gzip: number; wire: number }>[] = [];
+  const seen: Promise<{ url: string; raw: number; gzip: number; wire: number }>[] = [];
   const onResponse = (res: Response) => {
     const type = res.headers()['content-type'] ?? '';
     if (!/javascript/.test(type) || res.request().method() !== 'GET') return;
@@ -109,7 +111,7 @@ async function scripts(page: Page, during: () => Promise<void>): Promise<Omit<We
       (async () => {
         const body = await res.body();
         const sizes = await res.request().sizes();
-        return { raw: body.length, gzip: zlib.gzipSync(body, { level: 6 }).length, wire: sizes.responseBodySize };
+        return { url: res.url(), raw: body.length, gzip: zlib.gzipSync(body, { level: 6 }).length, wire: sizes.responseBodySize };
       })(),
     );
   };
@@ -121,6 +123,10 @@ async function scripts(page: Page, during: () => Promise<void>): Promise<Omit<We
     page.off('response', onResponse);
   }
   const all = await Promise.all(seen);
+  if (process.argv.includes('--files')) {
+    for (const f of all.sort((a, b) => b.gzip - a.gzip)) console.log(`  ${kb(f.gzip).padStart(7)} KB gzip  ${new URL(f.url).pathname}`);
+    console.log('  --');
+  }
   return {
     files: all.length,
     raw: all.reduce((s, x) => s + x.raw, 0),

@@ -1,5 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig, type PluginOption } from 'vite';
+import { leanContract } from './lean-contract.ts';
 
 // The dev server proxies the API to a locally started server (`npx loggerhead serve`, port 8080);
 // in production the server itself serves `dist` with a history fallback.
@@ -9,7 +10,6 @@ const backend = 'http://localhost:8080';
 function vendorChunk(id: string): string | undefined {
   if (!id.includes('node_modules')) return undefined;
   if (/node_modules\/(react|react-dom|scheduler|react-router)\//.test(id)) return 'react';
-  if (/node_modules\/(antd|@ant-design|@rc-component|rc-[^/]+|@emotion)\//.test(id)) return 'antd';
   if (/node_modules\/(i18next|react-i18next|dayjs|@tanstack)\//.test(id)) return 'vendor';
   return undefined;
 }
@@ -17,7 +17,7 @@ function vendorChunk(id: string): string | undefined {
 export default defineConfig({
   // The workspace root hoists a newer vite (for vitest) whose plugin types the react plugin picks up;
   // at run time the plugin works with this vite, so only the type needs bridging.
-  plugins: [react() as unknown as PluginOption],
+  plugins: [react() as unknown as PluginOption, leanContract()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -1,21 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import type { Api } from '../support/api.ts';
+import { seedSubUser } from '../support/accounts.ts';
 import { expect, loginThroughForm, routePage, test } from '../support/test.ts';
 
 interface SelfUser {
   id: string;
   tenant_id: string;
-}
-
-/** A sub-user of the admin's tenant bound to the given menus, seeded through the API. */
-async function seedSubUser(adminApi: Api, menus: string[]) {
-  const self = await adminApi.get<SelfUser>('/tenant/users/self');
-  const tenant = await adminApi.get<{ name: string }>('/tenant/users/self/tenant');
-  const username = `viewer_${randomBytes(3).toString('hex')}`;
-  const password = `Viewer-${randomBytes(4).toString('hex')}`;
-  const mobile = `139${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
-  await adminApi.post(`/tenant/tenants/${self.tenant_id}/users`, { username, password, mobile, menus });
-  return { username: `${username}@${tenant.name}`, password };
 }
 
 test.describe('session and shell', () => {

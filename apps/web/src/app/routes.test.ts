@@ -1,7 +1,8 @@
 import { matchRoutes, type RouteObject } from 'react-router';
 import { describe, expect, it } from 'vitest';
+import { MENU_PATHS } from '../session/menus.ts';
 import { isPublicPath } from './guard.ts';
-import { buildRoutes, type RouteHandle } from './routes.ts';
+import { buildRoutes, forbidden, type RouteHandle } from './routes.ts';
 
 const Dummy = () => null;
 const routes = buildRoutes({ Root: Dummy, Fallback: Dummy, ErrorBoundary: Dummy });
@@ -56,6 +57,34 @@ describe('routes of spec §2', () => {
 
   it('marks SystemSetting as system managers only', () => {
     expect((leaf('/Container/SystemManager/SystemSetting')?.handle as RouteHandle | undefined)?.systemManagerOnly).toBe(true);
+  });
+
+  it('gives each page to the menu entry that leads to it, but the user centre, which everyone has', () => {
+    const handle = (p: string) => leaf(p)?.handle as RouteHandle | undefined;
+    for (const [menu, path] of Object.entries(MENU_PATHS)) expect(handle(path)?.menu, path).toBe(menu);
+    // Pages reached from a page of the menu belong to its entry.
+    expect(handle('/Container/HomePage/DeviceDetails')?.menu).toBe('home');
+    expect(handle('/Container/EditTriggerRule')?.menu).toBe('home');
+    expect(handle('/Container/CarManager/CarDetails')?.menu).toBe('car');
+    expect(handle('/Container/DBCImportPage')?.menu).toBe('dbc');
+    expect(handle('/Container/HandleWorkOrder')?.menu).toBe('workorder');
+    expect(handle('/Container/WorkOrderDetail')?.menu).toBe('workorder');
+    expect(handle('/Container/DeviceTypeDetails')?.menu).toBe('device-type');
+    expect(handle('/Container/EFenceManager/EFenceEditor')?.menu).toBe('fence');
+    const open = CONTAINER.filter((p) => handle(`/Container/${p}`)?.menu === undefined);
+    expect(open).toEqual(['UserManager/UserCenter']);
+  });
+
+  it('closes a page whose menu entry the user lacks, and System setting to all but system managers', () => {
+    const handle = (p: string) => leaf(p)?.handle as RouteHandle | undefined;
+    const car = new Set(['car'] as const);
+    expect(forbidden(handle('/Container/CarManager/CarDetails'), 'sub-user', car)).toBe(false);
+    expect(forbidden(handle('/Container/UserManager/UserCenter'), 'sub-user', car)).toBe(false);
+    expect(forbidden(handle('/Container/HomePage'), 'sub-user', car)).toBe(true);
+    expect(forbidden(handle('/Container/DBCImportPage'), 'sub-user', car)).toBe(true);
+    const all = new Set(Object.keys(MENU_PATHS) as (keyof typeof MENU_PATHS)[]);
+    expect(forbidden(handle('/Container/SystemManager/SystemSetting'), 'manager', all)).toBe(true);
+    expect(forbidden(handle('/Container/SystemManager/SystemSetting'), 'system-manager', all)).toBe(false);
   });
 
   it.each([

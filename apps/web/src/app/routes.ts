@@ -1,5 +1,7 @@
+import type { MenuKey } from '@loggerhead/contract/menus.ts';
 import type { ComponentType } from 'react';
 import { type LoaderFunctionArgs, type RouteObject, redirect } from 'react-router';
+import type { Role } from '../session/menus.ts';
 import { guardLoader } from './guard.ts';
 
 export interface RouteHandle {
@@ -7,6 +9,17 @@ export interface RouteHandle {
   keepAlive?: boolean;
   /** Only platform system managers may open it (spec §2: SystemSetting). */
   systemManagerOnly?: boolean;
+  /**
+   * The menu entry that gives the page: a user without it (a sub-user not bound to it) who types
+   * the address gets the 403 page, as for a menu entry they do not see.
+   */
+  menu?: MenuKey;
+}
+
+/** Whether a route's page is closed to this user: a system manager's page, or a menu entry they do not have. */
+export function forbidden(handle: RouteHandle | undefined, role: Role, menus: ReadonlySet<MenuKey>): boolean {
+  if (handle?.systemManagerOnly && role !== 'system-manager') return true;
+  return handle?.menu !== undefined && !menus.has(handle.menu);
 }
 
 type PageModule = { default: ComponentType };
@@ -23,34 +36,40 @@ function moved(to: string) {
 
 export const CONTAINER_ROUTES: RouteObject[] = [
   { index: true, loader: () => redirect('/Container/HomePage') },
-  { path: 'HomePage', ...page(() => import('../features/home/pages/home.page.tsx'), { keepAlive: true }) },
-  { path: 'HomePage/DeviceDetails', ...page(() => import('./device-details/device-details.page.tsx')) },
-  { path: 'Dashboard', ...page(() => import('../features/dashboard/pages/dashboard.page.tsx')) },
-  { path: 'CarManager', ...page(() => import('../features/car/pages/car-manager.page.tsx'), { keepAlive: true }) },
-  { path: 'CarManager/CarDetails', ...page(() => import('../features/car/pages/car-details.page.tsx')) },
-  { path: 'DBCManager', ...page(() => import('../features/dbc/pages/dbc-manager.page.tsx')) },
-  { path: 'DBCImportPage', ...page(() => import('../features/dbc/pages/dbc-import.page.tsx')) },
-  { path: 'ECUManager', ...page(() => import('../features/ecu/pages/ecu-manager.page.tsx')) },
-  { path: 'BreakdownCodeManager', ...page(() => import('../features/ecu/pages/breakdown-code-manager.page.tsx')) },
-  { path: 'EditTriggerRule', ...page(() => import('../features/trigger/pages/edit-trigger-rule.page.tsx')) },
-  { path: 'WorkOrderList', ...page(() => import('../features/workorder/pages/work-order-list.page.tsx')) },
-  { path: 'HandleWorkOrder', ...page(() => import('../features/workorder/pages/handle-work-order.page.tsx')) },
-  { path: 'WorkOrderDetail', ...page(() => import('../features/workorder/pages/work-order-detail.page.tsx')) },
-  { path: 'UserManager/SubuserManagement', ...page(() => import('../features/user/pages/subuser-management.page.tsx')) },
-  { path: 'UserManager/Log', ...page(() => import('../features/user/pages/operation-log.page.tsx')) },
-  { path: 'UserManager/SystemConfig', ...page(() => import('../features/user/pages/system-config.page.tsx')) },
+  { path: 'HomePage', ...page(() => import('../features/home/pages/home.page.tsx'), { keepAlive: true, menu: 'home' }) },
+  { path: 'HomePage/DeviceDetails', ...page(() => import('./device-details/device-details.page.tsx'), { menu: 'home' }) },
+  { path: 'Dashboard', ...page(() => import('../features/dashboard/pages/dashboard.page.tsx'), { menu: 'dashboard' }) },
+  { path: 'CarManager', ...page(() => import('../features/car/pages/car-manager.page.tsx'), { keepAlive: true, menu: 'car' }) },
+  { path: 'CarManager/CarDetails', ...page(() => import('../features/car/pages/car-details.page.tsx'), { menu: 'car' }) },
+  { path: 'DBCManager', ...page(() => import('../features/dbc/pages/dbc-manager.page.tsx'), { menu: 'dbc' }) },
+  { path: 'DBCImportPage', ...page(() => import('../features/dbc/pages/dbc-import.page.tsx'), { menu: 'dbc' }) },
+  { path: 'ECUManager', ...page(() => import('../features/ecu/pages/ecu-manager.page.tsx'), { menu: 'ecu' }) },
+  { path: 'BreakdownCodeManager', ...page(() => import('../features/ecu/pages/breakdown-code-manager.page.tsx'), { menu: 'fault-code' }) },
+  { path: 'EditTriggerRule', ...page(() => import('../features/trigger/pages/edit-trigger-rule.page.tsx'), { menu: 'home' }) },
+  { path: 'WorkOrderList', ...page(() => import('../features/workorder/pages/work-order-list.page.tsx'), { menu: 'workorder' }) },
+  { path: 'HandleWorkOrder', ...page(() => import('../features/workorder/pages/handle-work-order.page.tsx'), { menu: 'workorder' }) },
+  { path: 'WorkOrderDetail', ...page(() => import('../features/workorder/pages/work-order-detail.page.tsx'), { menu: 'workorder' }) },
+  {
+    path: 'UserManager/SubuserManagement',
+    ...page(() => import('../features/user/pages/subuser-management.page.tsx'), { menu: 'subuser' }),
+  },
+  { path: 'UserManager/Log', ...page(() => import('../features/user/pages/operation-log.page.tsx'), { menu: 'oplog' }) },
+  { path: 'UserManager/SystemConfig', ...page(() => import('../features/user/pages/system-config.page.tsx'), { menu: 'system-config' }) },
   { path: 'UserManager/UserCenter', ...page(() => import('../features/user/pages/user-center.page.tsx')) },
   {
     path: 'SystemManager/SystemSetting',
-    ...page(() => import('../features/system/pages/system-setting.page.tsx'), { systemManagerOnly: true }),
+    ...page(() => import('../features/system/pages/system-setting.page.tsx'), { systemManagerOnly: true, menu: 'system-setting' }),
   },
-  { path: 'DeviceTypeList', ...page(() => import('../features/device-type/pages/device-type-list.page.tsx')) },
-  { path: 'LabelManager', ...page(() => import('../features/label/pages/label-manager.page.tsx')) },
-  { path: 'GroupManager', ...page(() => import('../features/group/pages/group-manager.page.tsx')) },
-  { path: 'DeviceTypeDetails', ...page(() => import('../features/device-type/pages/device-type-details.page.tsx')) },
-  { path: 'TestManager', ...page(() => import('../features/test/pages/test-manager.page.tsx')) },
-  { path: 'EFenceManager', ...page(() => import('../features/efence/pages/efence-manager.page.tsx')) },
-  { path: 'EFenceManager/EFenceEditor', ...page(() => import('../features/efence/pages/efence-editor.page.tsx')) },
+  { path: 'DeviceTypeList', ...page(() => import('../features/device-type/pages/device-type-list.page.tsx'), { menu: 'device-type' }) },
+  { path: 'LabelManager', ...page(() => import('../features/label/pages/label-manager.page.tsx'), { menu: 'label' }) },
+  { path: 'GroupManager', ...page(() => import('../features/group/pages/group-manager.page.tsx'), { menu: 'group' }) },
+  {
+    path: 'DeviceTypeDetails',
+    ...page(() => import('../features/device-type/pages/device-type-details.page.tsx'), { menu: 'device-type' }),
+  },
+  { path: 'TestManager', ...page(() => import('../features/test/pages/test-manager.page.tsx'), { menu: 'test' }) },
+  { path: 'EFenceManager', ...page(() => import('../features/efence/pages/efence-manager.page.tsx'), { menu: 'fence' }) },
+  { path: 'EFenceManager/EFenceEditor', ...page(() => import('../features/efence/pages/efence-editor.page.tsx'), { menu: 'fence' }) },
   // The older side-list entries (spec §2).
   { path: 'Home/HomePage', ...moved('/Container/HomePage') },
   { path: 'Device/DeviceList', ...moved('/Container/HomePage') },

@@ -29,7 +29,7 @@ export function AppLayout() {
         <AnnouncementBar notice={notice} onClose={() => notice && close(notice.id)} onNeverShow={() => notice && neverShow(notice)} />
       </header>
       <main className="lh-content">
-        <PageOutlet role={session.role} settled={session.settled} />
+        <PageOutlet role={session.role} settled={session.settled} menus={session.menus} />
       </main>
       <AppFooter customization={session.customization} />
       <UpgradeNoticeDialog

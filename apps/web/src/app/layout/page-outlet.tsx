@@ -1,16 +1,19 @@
+import type { MenuKey } from '@loggerhead/contract/menus.ts';
 import { Result, Spin } from 'antd';
 import { Activity, type ReactNode, Suspense, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type UIMatch, useMatches, useOutlet } from 'react-router';
 import type { Role } from '../../session/menus.ts';
-import type { RouteHandle } from '../routes.ts';
+import { forbidden, type RouteHandle } from '../routes.ts';
 
 /**
  * Renders the page of the current route. Pages marked `keepAlive` (HomePage and
  * CarManager, spec §2) stay mounted but hidden after the user leaves them, so lists,
- * filters and scroll positions are still there on return.
+ * filters and scroll positions are still there on return. A page the user may not open (typed
+ * into the address bar: it is in none of their menus) is the 403 page, never the page itself; until
+ * the user's role and menus are known, a spinner.
  */
-export function PageOutlet({ role, settled }: { role: Role; settled: boolean }) {
+export function PageOutlet({ role, settled, menus }: { role: Role; settled: boolean; menus: ReadonlySet<MenuKey> }) {
   const { t } = useTranslation();
   const outlet = useOutlet();
   const matches = useMatches() as UIMatch<unknown, RouteHandle | undefined>[];
@@ -20,7 +23,9 @@ export function PageOutlet({ role, settled }: { role: Role; settled: boolean }) 
   const spin = <Spin style={{ display: 'block', margin: '80px auto' }} />;
 
   let page: ReactNode = outlet;
-  if (handle?.systemManagerOnly && role !== 'system-manager') {
+  const gated = handle?.systemManagerOnly || handle?.menu !== undefined;
+  const closed = gated && (!settled || forbidden(handle, role, menus));
+  if (closed) {
     page = settled ? (
       <div data-testid="forbidden">
         <Result status="403" title={t('app.forbidden.title')} subTitle={t('app.forbidden.text')} />
@@ -30,7 +35,7 @@ export function PageOutlet({ role, settled }: { role: Role; settled: boolean }) 
     );
   }
 
-  const current = handle?.keepAlive && leaf ? leaf.id : null;
+  const current = handle?.keepAlive && leaf && !closed ? leaf.id : null;
   if (current && leaf) cache.current.set(current, { path: leaf.pathname, element: outlet });
 
   // Each page sits in a marked box, so tests and styles can find the page of a route whatever it renders.

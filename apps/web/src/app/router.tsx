@@ -1,4 +1,4 @@
-import { Button, Result, Spin } from 'antd';
+import { Button, Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { createBrowserRouter, Outlet, useRouteError } from 'react-router';
 import { setUnauthorizedHandler } from '../api/client.ts';
@@ -16,16 +16,15 @@ function RouteError() {
   const { t } = useTranslation();
   const error = useRouteError();
   console.error(error);
+  // Plain markup rather than Ant Design's Result: that one brings its three large illustrations into
+  // the first load of every page.
   return (
-    <Result
-      status="error"
-      title={t('app.error.title')}
-      extra={
-        <Button type="primary" onClick={() => window.location.reload()}>
-          {t('app.error.reload')}
-        </Button>
-      }
-    />
+    <div role="alert" className="lh-route-error">
+      <h2>{t('app.error.title')}</h2>
+      <Button type="primary" onClick={() => window.location.reload()}>
+        {t('app.error.reload')}
+      </Button>
+    </div>
   );
 }
 

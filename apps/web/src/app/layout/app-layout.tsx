@@ -1,6 +1,5 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { CapacityRequestDialog } from '../../features/capacity/components/capacity-request-dialog.tsx';
 import { useSession } from '../../session/use-session.ts';
 import { AnnouncementBar } from './announcement-bar.tsx';
 import { AppFooter } from './app-footer.tsx';
@@ -9,11 +8,17 @@ import { PageOutlet } from './page-outlet.tsx';
 import { UpgradeNoticeDialog } from './upgrade-notice-dialog.tsx';
 import { useNotices } from './use-notices.ts';
 
+// Loaded when first asked for: its form checks the phone with the contract's rule (zod and the schemas).
+const CapacityRequestDialog = lazy(async () => ({
+  default: (await import('../../features/capacity/components/capacity-request-dialog.tsx')).CapacityRequestDialog,
+}));
+
 /** The shared layout of every /Container route: header (+ announcement), page, footer. */
 export function AppLayout() {
   const { t } = useTranslation();
   const session = useSession();
   const [capacityRequest, setCapacityRequest] = useState(false);
+  const [capacityAsked, setCapacityAsked] = useState(false);
   const { notice, upgrade, close, neverShow } = useNotices(session.userId);
   const brand = session.customization.systemName || session.config?.cloudname || t('common.brand.default');
 
@@ -25,7 +30,14 @@ export function AppLayout() {
   return (
     <div className={`lh-app${notice ? ' lh-app--notice' : ''}`}>
       <header className="lh-header" data-testid="app-header">
-        <AppHeader session={session} brand={brand} onCapacityRequest={() => setCapacityRequest(true)} />
+        <AppHeader
+          session={session}
+          brand={brand}
+          onCapacityRequest={() => {
+            setCapacityAsked(true);
+            setCapacityRequest(true);
+          }}
+        />
         <AnnouncementBar notice={notice} onClose={() => notice && close(notice.id)} onNeverShow={() => notice && neverShow(notice)} />
       </header>
       <main className="lh-content">
@@ -37,7 +49,11 @@ export function AppLayout() {
         onClose={() => upgrade && close(upgrade.id)}
         onNeverShow={() => upgrade && neverShow(upgrade)}
       />
-      <CapacityRequestDialog open={capacityRequest} onClose={() => setCapacityRequest(false)} />
+      {capacityAsked && (
+        <Suspense fallback={null}>
+          <CapacityRequestDialog open={capacityRequest} onClose={() => setCapacityRequest(false)} />
+        </Suspense>
+      )}
     </div>
   );
 }

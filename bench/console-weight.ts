@@ -8,7 +8,7 @@
  * - the home page right after logging in through that form (what the login adds);
  * - the home page opened directly by a signed-in user with an empty cache (all it needs).
  *
- * Budgets (docs/decisions/0115-light-console.md): /Login ≤ 300 KB and the home page ≤ 500 KB of
+ * Budgets (docs/decisions/0116-light-console.md): /Login ≤ 300 KB and the home page ≤ 500 KB of
  * gzip-compressed JavaScript; the run fails (exit code 1) when one is exceeded. A saved run
  * (`--save FILE`) is printed beside this one with `--baseline FILE` (default: the figures of the
  * console before it was made light, `baselines/console-weight-before.json`).

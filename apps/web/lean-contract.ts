@@ -1,7 +1,7 @@
 import type { Plugin } from 'vite';
 
 /**
- * Keeps the contract's zod schemas out of the console's first load (docs/decisions/0115-light-console.md).
+ * Keeps the contract's zod schemas out of the console's first load (docs/decisions/0116-light-console.md).
  *
  * The console calls a route of the contract's table by its method, path and permission key; the
  * route's schemas only type the call. But the table refers to every schema of the API, so zod and

@@ -114,7 +114,13 @@ test('a routine sends a frame, collects 5 s from a simulated logger and analyses
     await expect(steps).toHaveCount(2);
     await steps.nth(1).getByRole('button', { name: '上移' }).click();
     await expect(steps.nth(0)).toContainText('发送 CAN 报文');
-    await steps.nth(0).getByTestId('step-frames').fill('0 0x321 DEADBEEF');
+    // The send step takes its frames in the command sender's table, with its checks.
+    const sendFrames = steps.nth(0).getByTestId('step-frames');
+    await sendFrames.getByLabel('ID（十六进制）').fill('321');
+    await sendFrames.getByLabel('数据（十六进制）').fill('DE AD BE E');
+    await expect(sendFrames.getByText('数据须为偶数个十六进制字符')).toBeVisible();
+    await sendFrames.getByLabel('数据（十六进制）').fill('DE AD BE EF');
+    await expect(sendFrames.getByText('数据须为偶数个十六进制字符')).toHaveCount(0);
     await steps.nth(1).getByTestId('step-seconds').fill('5');
     await steps.nth(1).getByTestId('step-signals').click();
     await page.keyboard.type('Speed');

@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Drawer, Dropdown, Form, Input, InputNumber, Select, Space, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { CanFramesTable } from '../../../components/can-frames-table.tsx';
 import { testApi } from '../api/testmgmt.api.ts';
 import { scriptListQuery, testKeys } from '../api/testmgmt.queries.ts';
 import { fromStep, newStep, positiveSeconds, STEP_TYPES, type StepDraft, StepError, toStep } from './routine-steps.ts';
@@ -241,15 +242,10 @@ function StepFields({ step: s, onChange }: { step: StepDraft; onChange: (p: Part
       );
     case 'send_can':
       return (
-        <Form.Item label={t('test.step.frames')} help={t('test.step.framesHelp')} style={{ marginBottom: 0 }}>
-          <Input.TextArea
-            rows={3}
-            className="lh-mono"
-            value={s.frames}
-            onChange={(e) => onChange({ frames: e.target.value })}
-            placeholder="0 0x321 DEADBEEF"
-            data-testid="step-frames"
-          />
+        <Form.Item label={t('test.step.frames')} style={{ marginBottom: 0 }}>
+          <div data-testid="step-frames">
+            <CanFramesTable rows={s.frames} onChange={(frames) => onChange({ frames })} />
+          </div>
         </Form.Item>
       );
     case 'command':

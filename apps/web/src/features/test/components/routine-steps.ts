@@ -1,4 +1,5 @@
 import type { RoutineStep, RoutineStepInput } from '@loggerhead/contract/schemas/testmgmt.ts';
+import { emptyFrameRow, type FrameRow, frameErrors, toCommandFrames } from '../../../lib/can-frames.ts';
 
 export type StepType = RoutineStep['type'];
 export const STEP_TYPES: StepType[] = ['send_can', 'command', 'config', 'wait', 'collect'];
@@ -8,8 +9,8 @@ export interface StepDraft {
   key: number;
   type: StepType;
   seconds: number | null;
-  /** send_can: one frame a line, `channel id data` (e.g. `0 0x321 DEADBEEF`). */
-  frames: string;
+  /** send_can: the frames as the command sender's table holds them. */
+  frames: FrameRow[];
   operation: string;
   /** command: its parameters; config: the configuration (JSON). */
   json: string;
@@ -25,7 +26,7 @@ export function newStep(type: StepType): StepDraft {
     key: nextKey++,
     type,
     seconds: type === 'collect' || type === 'wait' ? 5 : null,
-    frames: '',
+    frames: [emptyFrameRow(1)],
     operation: '',
     json: '{}',
     channels: [],
@@ -38,7 +39,18 @@ export function fromStep(s: RoutineStep): StepDraft {
   const d = newStep(s.type);
   switch (s.type) {
     case 'send_can':
-      return { ...d, frames: s.params.frames.map((f) => `${f.channel ?? 0} ${f.id} ${f.data}`).join('\n') };
+      return {
+        ...d,
+        frames: s.params.frames.map((f, i) => ({
+          key: i + 1,
+          channel: f.channel ?? 0,
+          id: f.id.toString(16).toUpperCase(),
+          ext: f.ext ?? false,
+          fd: f.fd ?? false,
+          brs: f.brs ?? false,
+          data: f.data,
+        })),
+      };
     case 'command':
       return { ...d, operation: s.operation_name, json: JSON.stringify(s.operation_params ?? {}, null, 2) };
     case 'config':
@@ -81,20 +93,10 @@ export function positiveSeconds(v: number | null | undefined): v is number {
 
 export function toStep(d: StepDraft, index: number): RoutineStepInput {
   switch (d.type) {
-    case 'send_can': {
-      const lines = d.frames
-        .split('\n')
-        .map((l) => l.trim())
-        .filter(Boolean);
-      if (!lines.length) throw new StepError(index, 'frames');
-      const frames = lines.map((l) => {
-        const [channel, id, data = ''] = l.split(/[\s,]+/);
-        if (!/^\d+$/.test(channel ?? '') || !/^(0x)?[0-9a-f]+$/i.test(id ?? '') || !/^[0-9a-f]*$/i.test(data) || data.length % 2)
-          throw new StepError(index, 'frames');
-        return { channel: Number(channel), id: id.toLowerCase().startsWith('0x') ? id : `0x${id}`, data: data.toUpperCase() };
-      });
-      return { type: 'send_can', params: { frames } };
-    }
+    case 'send_can':
+      // The rules of the command sender's form: each frame as the server and the device check it.
+      if (!d.frames.length || d.frames.some((f) => frameErrors(f).length > 0)) throw new StepError(index, 'frames');
+      return { type: 'send_can', params: { frames: toCommandFrames(d.frames) } };
     case 'command':
       if (!d.operation.trim()) throw new StepError(index, 'operation');
       return { type: 'command', operation_name: d.operation.trim(), operation_params: jsonObject(d.json, index) };

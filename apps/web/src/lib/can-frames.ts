@@ -11,7 +11,10 @@ export interface FrameRow {
   data: string;
 }
 
-/** i18n keys (under `remote.frames.error.`) of what is wrong with a row; empty = valid. */
+/** A frame row with nothing typed yet. */
+export const emptyFrameRow = (key: number): FrameRow => ({ key, channel: 0, id: '', ext: false, fd: false, brs: false, data: '' });
+
+/** i18n keys (under `common.frames.error.`) of what is wrong with a row; empty = valid. */
 export type FrameError = 'idHex' | 'idStd' | 'idExt' | 'dataHex' | 'dataOdd' | 'canLength' | 'fdLength' | 'brsNeedsFd';
 
 const HEX = /^[0-9a-fA-F]+$/;

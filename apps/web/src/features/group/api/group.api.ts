@@ -1,4 +1,5 @@
 import { type RouteBody, type RouteResponse, Routes } from '@loggerhead/contract/routes/index.ts';
+import { FINAL_COMMAND_STATES } from '@loggerhead/contract/schemas/command.ts';
 import type { Thing } from '@loggerhead/contract/schemas/things.ts';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { call } from '../../../api/client.ts';
@@ -56,6 +57,9 @@ export const groupKeys = {
 /** A group command's members' states change as the devices answer: polled while some are not final. */
 export const GROUP_COMMAND_POLL_MS = 2_000;
 
+const allFinal = (states: Record<string, number>) =>
+  Object.keys(states).every((s) => (FINAL_COMMAND_STATES as readonly string[]).includes(s));
+
 export const groupListQuery = (tenantId: string | null, q: PageQuery) =>
   queryOptions({
     queryKey: groupKeys.list(tenantId, q),
@@ -78,7 +82,7 @@ export const groupCommandsQuery = (tenantId: string | null, id: string | null, q
     queryFn: ({ signal }) => groupApi.commands(tenantId as string, id as string, q, signal),
     enabled: Boolean(tenantId && id),
     placeholderData: keepPreviousData,
-    refetchInterval: GROUP_COMMAND_POLL_MS,
+    refetchInterval: (query) => (query.state.data?.list.every((c) => allFinal(c.states)) ? false : GROUP_COMMAND_POLL_MS),
   });
 
 export const groupCommandQuery = (tenantId: string | null, id: string | null, commandId: string | null) =>
@@ -86,7 +90,7 @@ export const groupCommandQuery = (tenantId: string | null, id: string | null, co
     queryKey: groupKeys.command(tenantId, id ?? '', commandId ?? ''),
     queryFn: ({ signal }) => groupApi.commandOne(tenantId as string, id as string, commandId as string, signal),
     enabled: Boolean(tenantId && id && commandId),
-    refetchInterval: GROUP_COMMAND_POLL_MS,
+    refetchInterval: (query) => (query.state.data && allFinal(query.state.data.states) ? false : GROUP_COMMAND_POLL_MS),
   });
 
 export const pickerDevicesQuery = (tenantId: string | null, enabled: boolean) =>

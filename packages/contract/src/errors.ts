@@ -155,6 +155,9 @@ export const ErrorCodes = {
   'capacity.below-current': { message: 'A requested value may not be below the current package' },
   'capacity.unchanged': { message: 'The request asks for nothing beyond the current package', status: 400 },
   'package.quick-delete-list-too-long': { message: 'More quick-delete devices than the package allows', status: 400 },
+  'quota.bytes-not-whole-gb': { message: 'The storage quota is a whole number of GB', status: 400 },
+  'quota.too-large': { message: 'The quota is larger than the package allows', status: 400 },
+  'quota.reserves-out-of-range': { message: 'The days kept must be at least 1 and within the package retention', status: 400 },
   'quick-delete.not-listed': {
     message: "Quick delete is only for the devices of the package's quick-delete list; go to the user centre to change it",
     status: 403,

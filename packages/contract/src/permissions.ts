@@ -139,6 +139,7 @@ export const PERMISSION_KEYS_BY_SCOPE = {
     'tenant:tenant:update',
     'tenant:tenant:audit',
     'tenant:tenant:export',
+    'tenant:tenant:reset-password',
     'tenant:specification:update',
     'notification:push-log:query',
     'out-web:notice:create',

@@ -28,13 +28,19 @@ import { pageOf } from '../schemas/common.ts';
 import {
   CustomizationSchema,
   PutCustomizationRequestSchema,
+  TenantAccountParamsSchema,
   TenantAuditBodySchema,
   TenantAuditParamsSchema,
   TenantAuditQuerySchema,
   TenantAuditStatisticSchema,
   TenantListQuerySchema,
+  TenantQuotasSchema,
+  TenantQuotasUpdateSchema,
   TenantSchema,
   TenantUpdateRequestSchema,
+  TenantUserListQuerySchema,
+  TenantUserResetPasswordSchema,
+  TenantUserSchema,
 } from '../schemas/tenant.ts';
 import { defineRoute, IdParams, TenantParams, TenantUserParams } from './define.ts';
 
@@ -198,6 +204,47 @@ export const TenantAdminRoutes = {
     path: '/tenant/tenants-csv-file',
     query: TenantListQuerySchema.omit({ current_page: true, page_size: true }),
     permission: 'tenant:tenant:export',
+  }),
+  /** One tenant (the system side of GET /tenant/tenant-detail). */
+  get: defineRoute({
+    method: 'GET',
+    path: '/tenant/tenants/:id',
+    params: IdParams,
+    response: TenantSchema,
+    permission: 'tenant:tenant:query',
+  }),
+  /** The tenant's users, its manager first, with their last login. */
+  users: defineRoute({
+    method: 'GET',
+    path: '/tenant/tenants/:id/accounts',
+    params: IdParams,
+    query: TenantUserListQuerySchema,
+    response: pageOf(TenantUserSchema),
+    permission: 'tenant:tenant:query',
+  }),
+  /** A new password, or the default one (the last 8 digits of the mobile); ends the user's sessions; answers 204. */
+  resetUserPassword: defineRoute({
+    method: 'POST',
+    path: '/tenant/tenants/:id/accounts/:user_id/reset-password',
+    params: TenantAccountParamsSchema,
+    body: TenantUserResetPasswordSchema,
+    permission: 'tenant:tenant:reset-password',
+  }),
+  /** The spec's tenant quotas (held in the package) with the usage beside each. */
+  quotas: defineRoute({
+    method: 'GET',
+    path: '/tenant/tenants/:id/quotas',
+    params: IdParams,
+    response: TenantQuotasSchema,
+    permission: 'tenant:tenant:query',
+  }),
+  updateQuotas: defineRoute({
+    method: 'PUT',
+    path: '/tenant/tenants/:id/quotas',
+    params: IdParams,
+    body: TenantQuotasUpdateSchema,
+    response: TenantQuotasSchema,
+    permission: 'tenant:specification:update',
   }),
   update: defineRoute({
     method: 'PUT',

@@ -48,6 +48,8 @@ export function usageService(repo: UsageRepository, packages: PackageService) {
     remove: (tenantId: string, thingsId: string) => repo.remove(tenantId, thingsId),
     /** Usage without an access check, for other modules (e.g. refuse an export when over). */
     of,
+    /** Bytes stored, exact (no access check). */
+    bytes: (tenantId: string) => repo.total(tenantId),
     async isOver(tenantId: string): Promise<boolean> {
       return (await of(tenantId)).over;
     },

@@ -55,5 +55,15 @@ export async function tenantModule(app: LoggerheadApp, ctx: AppContext) {
   publicRoutes(app, registrationService({ raw, accounts, codes }), codes);
   subUsersRoutes(app, subUsersService({ raw, accounts }));
   customizationRoutes(app, customizationRepository(raw));
-  tenantsAdminRoutes(app, tenantsAdminService({ repo: tenantsRepo, notifier: ctx.notifier, messages: ctx.messages }));
+  tenantsAdminRoutes(
+    app,
+    tenantsAdminService({
+      repo: tenantsRepo,
+      notifier: ctx.notifier,
+      messages: ctx.messages,
+      accounts,
+      packages: ctx.packages,
+      usage: ctx.usage,
+    }),
+  );
 }

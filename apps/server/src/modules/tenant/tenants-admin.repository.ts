@@ -1,5 +1,5 @@
 import type { RawSql } from '../../db/client.ts';
-import { setClause, type TenantRow } from './accounts.repository.ts';
+import { setClause, type TenantRow, type UserRow } from './accounts.repository.ts';
 
 export type AdminTenantRow = TenantRow & { manager_username: string | null; manager_id: string | null; manager_email: string | null };
 
@@ -68,6 +68,35 @@ export function tenantsAdminRepository(raw: RawSql) {
       );
       const by = (s: number) => rows.find((r) => r.status === s)?.n ?? 0;
       return { total: rows.reduce((a, r) => a + r.n, 0), pending: by(0), active: by(1), rejected: by(2), disabled: by(3) };
+    },
+
+    /** A customer tenant's users, its manager first; `tenantId` comes from a checked path. */
+    async users(tenantId: string, page: number, size: number): Promise<{ total: number; rows: UserRow[] }> {
+      const total = await raw.query<{ n: number }>('select count(*)::int as n from users where tenant_id = $1', [tenantId]);
+      const { rows } = await raw.query<UserRow>(
+        `select * from users where tenant_id = $1
+          order by (is_manager and parent_user_id is null) desc, created_at, id limit $2 offset $3`,
+        [tenantId, size, (page - 1) * size],
+      );
+      return { total: total.rows[0].n, rows };
+    },
+
+    async user(tenantId: string, userId: string): Promise<UserRow | null> {
+      const { rows } = await raw.query<UserRow>('select * from users where tenant_id = $1 and id = $2', [tenantId, userId]);
+      return rows[0] ?? null;
+    },
+
+    /** What one tenant uses of each quota: devices, sub-users, labels, trigger rules, export documents. */
+    async quotaUsage(tenantId: string): Promise<{ things: number; users: number; labels: number; rules: number; documents: number }> {
+      const { rows } = await raw.query<{ things: number; users: number; labels: number; rules: number; documents: number }>(
+        `select (select count(*)::int from things where tenant_id = $1) as things,
+                (select count(*)::int from users where tenant_id = $1 and parent_user_id is not null) as users,
+                (select count(*)::int from tenant_labels where tenant_id = $1) as labels,
+                (select count(*)::int from trigger_rules where tenant_id = $1) as rules,
+                (select count(*)::int from download_tasks where tenant_id = $1) as documents`,
+        [tenantId],
+      );
+      return rows[0];
     },
 
     async update(id: string, fields: Record<string, unknown>) {

@@ -1,9 +1,28 @@
-import { TENANT_STATUS, type Tenant, type TenantListQuery, type TenantUpdateRequest } from '@loggerhead/contract';
+import {
+  GIB,
+  type PackageUpdate,
+  passwordProblem,
+  TENANT_QUOTA_FIELDS,
+  TENANT_QUOTA_NAMES,
+  TENANT_STATUS,
+  type Tenant,
+  type TenantListQuery,
+  type TenantQuotas,
+  type TenantQuotasUpdate,
+  type TenantUpdateRequest,
+  type TenantUser,
+} from '@loggerhead/contract';
 import { epochMs as ms } from '../../db/rows.ts';
 import type { Auth } from '../../lib/auth.ts';
-import { notFound } from '../../lib/errors.ts';
+import { ApiError, notFound } from '../../lib/errors.ts';
+import { hashPassword } from '../../lib/passwords.ts';
 import type { Notifier } from '../../notify/notifier.ts';
+import type { PackageService } from '../billing/package.service.ts';
+import type { UsageService } from '../billing/usage.service.ts';
 import type { MessageService } from '../message/message.service.ts';
+import type { AccountsRepository, UserRow } from './accounts.repository.ts';
+import { fieldError, throwFieldErrors } from './registration.service.ts';
+import { initialPassword } from './subusers.service.ts';
 import type { AdminTenantRow, TenantFilter, TenantsAdminRepository } from './tenants-admin.repository.ts';
 
 export function toTenant(r: AdminTenantRow): Tenant {
@@ -60,7 +79,39 @@ export function csvCell(v: unknown): string {
   return `"${s.replaceAll('"', '""')}"`;
 }
 
-export function tenantsAdminService(deps: { repo: TenantsAdminRepository; notifier: Notifier; messages?: MessageService }) {
+function toTenantUser(u: UserRow): TenantUser {
+  const manager = u.is_manager && u.parent_user_id === null;
+  return {
+    id: u.id,
+    tenant_id: u.tenant_id,
+    name: u.username,
+    nick_name: u.nick_name,
+    mobile: u.mobile,
+    email: u.email,
+    department: u.department,
+    description: u.description,
+    gender: u.gender,
+    job: u.job,
+    last_login_ip: u.last_login_ip,
+    last_login_time: ms(u.last_login_time),
+    parent_user_id: u.parent_user_id,
+    type: manager ? 1 : 2,
+    status: u.status,
+    created_at: u.created_at.getTime(),
+  };
+}
+
+/** The package's own bound on a count (PackageUpdateSchema). */
+const PACKAGE_MAX = 2_147_483_647;
+
+export function tenantsAdminService(deps: {
+  repo: TenantsAdminRepository;
+  notifier: Notifier;
+  messages?: MessageService;
+  accounts?: AccountsRepository;
+  packages?: PackageService;
+  usage?: UsageService;
+}) {
   const { repo } = deps;
   const filter = (q: Partial<TenantListQuery>): TenantFilter => ({
     name: q.name?.trim() || undefined,
@@ -74,7 +125,93 @@ export function tenantsAdminService(deps: { repo: TenantsAdminRepository; notifi
     return row;
   }
 
+  function need<T>(v: T | undefined): T {
+    if (!v) throw new Error('tenants admin: dependency missing');
+    return v;
+  }
+
+  async function quotas(id: string): Promise<TenantQuotas> {
+    const t = await get(id);
+    const [pkg, used, bytes] = await Promise.all([need(deps.packages).load(id), repo.quotaUsage(id), need(deps.usage).bytes(id)]);
+    const usage: Record<string, number> = {
+      bytes_quota: bytes,
+      things_quota: used.things,
+      documents_download_quota: used.documents,
+      labels_quota: used.labels,
+      rules_quota: used.rules,
+      users_quota: used.users,
+    };
+    return {
+      tenant_id: id,
+      quotas: TENANT_QUOTA_NAMES.map((q) => {
+        const field = TENANT_QUOTA_FIELDS[q];
+        const v = pkg[field] === null ? null : Number(pkg[field]);
+        return { quota: q, package_field: field, limit: v === null ? null : q === 'bytes_quota' ? v * GIB : v, usage: usage[q] };
+      }),
+      reclaim_policy: t.reclaim_policy,
+      max_reserves_duration: t.max_reserves_duration,
+      maximum_data_retention_days: pkg.maximum_data_retention_days === null ? null : Number(pkg.maximum_data_retention_days),
+    };
+  }
+
   return {
+    async get(_auth: Auth, id: string): Promise<Tenant> {
+      return toTenant(await get(id));
+    },
+
+    async users(_auth: Auth, id: string, q: { current_page: number; page_size: number }) {
+      await get(id);
+      const { total, rows } = await repo.users(id, q.current_page, q.page_size);
+      return { total, current_page: q.current_page, page_size: q.page_size, list: rows.map(toTenantUser) };
+    },
+
+    /** A user of a customer tenant gets a new (or the default) password; its sessions end. */
+    async resetUserPassword(_auth: Auth, id: string, userId: string, password?: string): Promise<void> {
+      await get(id);
+      const u = await repo.user(id, userId);
+      if (!u) throw notFound('User not found');
+      if (password) {
+        const pp = passwordProblem(password);
+        if (pp) throwFieldErrors([fieldError(pp, 'password')]);
+      }
+      const accounts = need(deps.accounts);
+      await accounts.setPassword(id, userId, await hashPassword(password || initialPassword(u.mobile ?? '')));
+      await accounts.revokeSessions(userId);
+    },
+
+    quotas: (_auth: Auth, id: string) => quotas(id),
+
+    /** The quotas go into the tenant's package (the one store the modules enforce); the reclaim policy into the tenant. */
+    async updateQuotas(auth: Auth, id: string, req: TenantQuotasUpdate): Promise<TenantQuotas> {
+      const t = await get(id);
+      const patch: PackageUpdate = {};
+      for (const q of TENANT_QUOTA_NAMES) {
+        const v = req[q];
+        if (v === undefined) continue;
+        let n = v;
+        if (n !== null && q === 'bytes_quota') {
+          if (n % GIB !== 0) throw new ApiError(400, 'quota.bytes-not-whole-gb', undefined, { field: q });
+          n = n / GIB;
+        }
+        if (n !== null && n > PACKAGE_MAX)
+          throw new ApiError(400, 'quota.too-large', undefined, { field: q, details: { max: PACKAGE_MAX } });
+        (patch as Record<string, number | null>)[TENANT_QUOTA_FIELDS[q]] = n;
+      }
+      const policy = req.reclaim_policy ?? t.reclaim_policy;
+      let days = req.max_reserves_duration === undefined ? t.max_reserves_duration : req.max_reserves_duration;
+      if (policy === 0) days = null;
+      else {
+        const retention = (await need(deps.packages).load(id)).maximum_data_retention_days;
+        const limit = retention === null ? 36500 : Number(retention);
+        if (days === null || days < 1 || days > limit)
+          throw new ApiError(400, 'quota.reserves-out-of-range', undefined, { field: 'max_reserves_duration', details: { max: limit } });
+      }
+      if (Object.keys(patch).length) await need(deps.packages).update(auth, id, patch);
+      if (policy !== t.reclaim_policy || days !== t.max_reserves_duration)
+        await repo.update(id, { reclaim_policy: policy, max_reserves_duration: days });
+      return quotas(id);
+    },
+
     async list(_auth: Auth, q: TenantListQuery) {
       const { total, rows } = await repo.page(filter(q), q.current_page, q.page_size);
       return { total, current_page: q.current_page, page_size: q.page_size, list: rows.map(toTenant) };

@@ -64,6 +64,9 @@ export default defineCatalogue({
     'system.pushLog.status.failed': '失败',
     'system.pushLog.status.logged': '仅记录',
     'system.pushLog.sentAt': '发送时间',
+    'errors.quota.bytes-not-whole-gb': '存储配额须为整数 GB',
+    'errors.quota.too-large': '配额超出套餐允许的上限',
+    'errors.quota.reserves-out-of-range': '保留天数须至少 1 天且不超过套餐的数据保留天数',
   },
   en: {
     'system.setting.title': 'System setting',
@@ -128,5 +131,8 @@ export default defineCatalogue({
     'system.pushLog.status.failed': 'Failed',
     'system.pushLog.status.logged': 'Logged only',
     'system.pushLog.sentAt': 'Sent',
+    'errors.quota.bytes-not-whole-gb': 'The storage quota is a whole number of GB',
+    'errors.quota.too-large': 'The quota is larger than the package allows',
+    'errors.quota.reserves-out-of-range': "The days kept must be at least 1 and within the package's retention",
   },
 });

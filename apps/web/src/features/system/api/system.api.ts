@@ -34,6 +34,13 @@ export const systemApi = {
   /** The CSV as text (the route answers text/csv, read here as the text it is). */
   csv: (q: Omit<TenantFilter, 'current_page' | 'page_size'>) =>
     request<string>(routePath(T.csv, undefined), { query: { ...q }, permission: T.csv.permission, timeout: 120_000 }),
+  tenant: (id: string, signal?: AbortSignal) => call(T.get, { params: { id }, signal }),
+  users: (id: string, q: { current_page: number; page_size: number }, signal?: AbortSignal) =>
+    call(T.users, { params: { id }, query: { ...q }, signal }),
+  resetUserPassword: (id: string, user_id: string, body: RouteBody<typeof T.resetUserPassword>) =>
+    call(T.resetUserPassword, { params: { id, user_id }, body }),
+  quotas: (id: string, signal?: AbortSignal) => call(T.quotas, { params: { id }, signal }),
+  updateQuotas: (id: string, body: RouteBody<typeof T.updateQuotas>) => call(T.updateQuotas, { params: { id }, body }),
   pushLogs: (q: PushLogFilter, signal?: AbortSignal) => call(Routes.notification.pushLogs, { query: { ...q }, signal }),
 };
 
@@ -43,6 +50,9 @@ export const systemKeys = {
   tenantList: (q: TenantFilter) => [...systemKeys.tenants(), 'list', q] as const,
   auditList: (q: TenantFilter) => [...systemKeys.tenants(), 'audits', q] as const,
   statistic: () => [...systemKeys.tenants(), 'statistic'] as const,
+  tenant: (id: string) => [...systemKeys.tenants(), 'one', id] as const,
+  users: (id: string, page: number) => [...systemKeys.tenants(), 'one', id, 'users', page] as const,
+  quotas: (id: string) => [...systemKeys.tenants(), 'one', id, 'quotas'] as const,
   pushLogs: (q: PushLogFilter) => [...systemKeys.all, 'push-logs', q] as const,
 };
 

@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { useReauth } from '../../../components/widgets/reauth-dialog.tsx';
 import { EMPTY, formatDateTime } from '../../../lib/format.ts';
 import { saveText, systemApi, systemKeys, TENANT_PAGE_SIZE, type TenantFilter, tenantListQuery } from '../api/system.api.ts';
+import { TenantDetailDrawer } from './tenant-detail-drawer.tsx';
 import { STATUS_NAMES, TenantStatusTag, tenantTypeKey } from './tenant-status.tsx';
 
 type Filters = Pick<TenantFilter, 'name' | 'mobile' | 'status'>;
@@ -20,6 +21,7 @@ export function TenantListPanel() {
   const [filter, setFilter] = useState<TenantFilter>({ current_page: 1, page_size: TENANT_PAGE_SIZE });
   const list = useQuery(tenantListQuery(filter));
   const [reauth, reauthDialog] = useReauth();
+  const [detail, setDetail] = useState<string | null>(null);
 
   const download = useMutation({
     mutationFn: () => systemApi.csv({ name: filter.name, mobile: filter.mobile, status: filter.status }),
@@ -119,19 +121,24 @@ export function TenantListPanel() {
           {
             title: t('system.common.actions'),
             key: 'actions',
-            width: 110,
-            render: (_v, r) =>
-              r.status === TENANT_STATUS.active || r.status === TENANT_STATUS.disabled ? (
-                <Button type="link" size="small" danger={r.status === TENANT_STATUS.active} onClick={() => void toggle(r)}>
-                  {r.status === TENANT_STATUS.active ? t('system.tenant.disable') : t('system.tenant.enable')}
+            width: 170,
+            render: (_v, r) => (
+              <Space size={0}>
+                <Button type="link" size="small" onClick={() => setDetail(r.id)} data-testid={`tenant-detail-${r.name}`}>
+                  {t('system.detail.open')}
                 </Button>
-              ) : (
-                EMPTY
-              ),
+                {(r.status === TENANT_STATUS.active || r.status === TENANT_STATUS.disabled) && (
+                  <Button type="link" size="small" danger={r.status === TENANT_STATUS.active} onClick={() => void toggle(r)}>
+                    {r.status === TENANT_STATUS.active ? t('system.tenant.disable') : t('system.tenant.enable')}
+                  </Button>
+                )}
+              </Space>
+            ),
           },
         ]}
       />
       {reauthDialog}
+      <TenantDetailDrawer tenantId={detail} onClose={() => setDetail(null)} />
     </Space>
   );
 }

@@ -227,6 +227,7 @@ export const ErrorCodes = {
   'test.routine-name-used': { message: 'A test routine with this name already exists', status: 409 },
   'test.bad-import': { message: 'The file is not an analysis script (a .groovy file or an exported .json)', status: 400 },
   'test.not-cancellable': { message: 'Only a queued or running test can be cancelled', status: 409 },
+  'test.too-many-devices': { message: 'The group has more devices than one start may run on', status: 400 },
   'test.run-active': { message: 'A running test cannot be deleted: cancel it first', status: 409 },
   /** Reasons a run ends with (stored as its reason_code; the console translates them). */
   'test.cancelled': { message: 'Cancelled by the user' },

@@ -138,6 +138,7 @@ const zh: Record<string, string> = {
   'errors.test.routine-name-used': '已存在同名的测试例程',
   'errors.test.bad-import': '文件不是分析脚本（须为 .groovy 文件或导出的 .json 文件）',
   'errors.test.not-cancellable': '只有排队中或运行中的测试可以取消',
+  'errors.test.too-many-devices': '分组中的设备数超过一次启动可运行的上限',
   'errors.test.run-active': '运行中的测试不能删除，请先取消',
   'errors.test.cancelled': '已被用户取消',
   'errors.test.step-failed': '设备未能执行例程中的某一步骤',

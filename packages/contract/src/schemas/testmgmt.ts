@@ -201,14 +201,19 @@ export type TestVerdict = (typeof TEST_VERDICTS)[number];
 export const TestRunStartSchema = z
   .object({
     routine_id: UuidSchema,
-    things_ids: z.array(UuidSchema).min(1).max(MAX_RUN_DEVICES),
+    /** The devices to run on; or `group_id`. */
+    things_ids: z.array(UuidSchema).min(1).max(MAX_RUN_DEVICES).optional(),
+    /** A device group instead of `things_ids`: one run per member the caller may read (at most MAX_RUN_DEVICES). */
+    group_id: UuidSchema.optional(),
     /** Analyse this stored history instead of running the steps (nothing is sent to the device). */
     dry_run: z.object({ begin_time: z.number().int().min(0), end_time: z.number().int().min(0) }).optional(),
     /** Parameters for this start, over the routine's own. */
     params: TestParamsSchema.optional(),
   })
   .superRefine((b, ctx) => {
-    if (new Set(b.things_ids).size !== b.things_ids.length)
+    if (!b.things_ids === !b.group_id)
+      ctx.addIssue({ code: 'custom', path: ['things_ids'], message: 'give either devices or a device group' });
+    if (b.things_ids && new Set(b.things_ids).size !== b.things_ids.length)
       ctx.addIssue({ code: 'custom', path: ['things_ids'], message: 'a device is listed twice' });
     if (b.dry_run && b.dry_run.end_time <= b.dry_run.begin_time)
       ctx.addIssue({ code: 'custom', path: ['dry_run', 'end_time'], message: 'the end time must be after the begin time' });

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { FINAL_TEST_RUN_STATES, type TestReport, type TestRun, type TestRunStart } from '@loggerhead/contract';
+import { FINAL_TEST_RUN_STATES, MAX_RUN_DEVICES, type TestReport, type TestRun, type TestRunStart } from '@loggerhead/contract';
 import type { RawSql } from '../../db/client.ts';
 import type { Auth } from '../../lib/auth.ts';
-import { ApiError, notFound } from '../../lib/errors.ts';
+import { ApiError, badRequest, notFound } from '../../lib/errors.ts';
 import type { EventBus } from '../../lib/events.ts';
+import { groupRepository } from '../group/group.repository.ts';
 import { requireDevice, restrictedUser } from '../things/things.access.ts';
 import { toReport, toRun } from './run-dto.ts';
 import type { TestRunner } from './runner.ts';
@@ -17,6 +18,19 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function runsService(deps: { raw: RawSql; runtime: GroovyRuntime; runner: TestRunner; scripts: ScriptsService; events: EventBus }) {
   const { raw, runtime, runner, scripts, events } = deps;
   const repo = testmgmtRepository(raw);
+  const groups = groupRepository(raw);
+
+  /** The devices a start names: its list, or the members of its group (of the tenant) the caller may read. */
+  async function targets(auth: Auth, body: TestRunStart): Promise<string[]> {
+    if (body.things_ids) return body.things_ids;
+    const groupId = body.group_id as string;
+    if (!(await groups.get(auth, groupId))) throw new ApiError(404, 'group.not-found');
+    const { rows, total } = await groups.members(auth, groupId, restrictedUser(auth), 0, MAX_RUN_DEVICES);
+    if (!total) throw badRequest('group.empty', 'The group has no devices you may use', 'group_id');
+    if (total > MAX_RUN_DEVICES)
+      throw badRequest('test.too-many-devices', `The group has ${total} devices; a test starts on at most ${MAX_RUN_DEVICES}`, 'group_id');
+    return rows.map((m) => m.things_id);
+  }
 
   /** A run of a device the caller may reach (`need`), or 404 (a sub-user cannot probe for others). */
   async function run(auth: Auth, id: string, need: 'read' | 'write'): Promise<RunRow> {
@@ -37,19 +51,21 @@ export function runsService(deps: { raw: RawSql; runtime: GroovyRuntime; runner:
     /**
      * Starts the routine on each device: a test needs write access to the device (it sends to it), a
      * dry run read access (it reads history). Each run is queued behind the device's running test.
+     * A group start runs on each member the caller may read, as if they were listed.
      */
-    async start(auth: Auth, body: TestRunStart & { things_ids: string[] }): Promise<{ runs: TestRun[] }> {
+    async start(auth: Auth, body: TestRunStart): Promise<{ runs: TestRun[] }> {
       const routine = await scripts.routineRow(auth, body.routine_id);
       if (!runtime.available) throw ApiError.of('test.runtime-unavailable');
       const dry = body.dry_run ?? null;
-      for (const id of body.things_ids) await requireDevice(raw, auth, id, dry ? 'read' : 'write');
+      const thingsIds = await targets(auth, body);
+      for (const id of thingsIds) await requireDevice(raw, auth, id, dry ? 'read' : 'write');
       const script = await repo.script(auth.tenantId, routine.script_id);
       if (!script) throw notFound('Analysis script not found');
       const batchId = randomUUID();
       const ids = await raw.transaction(async (tx) => {
         const r = testmgmtRepository(tx);
         const out: string[] = [];
-        for (const thingsId of body.things_ids)
+        for (const thingsId of thingsIds)
           out.push(
             await r.insertRun(auth.tenantId, auth.userId, {
               batchId,

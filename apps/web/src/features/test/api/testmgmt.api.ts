@@ -42,6 +42,9 @@ export const testApi = {
   deleteRoutine: (tenantId: string, id: string) => call(R.deleteRoutine, { params: { tenant_id: tenantId, id } }),
 
   startRuns: (tenantId: string, body: RunStart) => call(R.startRuns, { params: { tenant_id: tenantId }, body }),
+  /** The tenant's device groups a run may start on (the device groups' own list route). */
+  groups: (tenantId: string, keyword: string | undefined, signal?: AbortSignal) =>
+    call(Routes.groups.list, { params: { tenant_id: tenantId }, query: { current_page: 1, page_size: 100, keyword }, signal }),
   runs: (tenantId: string, query: RunQuery, signal?: AbortSignal) => call(R.runs, { params: { tenant_id: tenantId }, query, signal }),
   cancelRun: (tenantId: string, id: string) => call(R.cancelRun, { params: { tenant_id: tenantId, id } }),
   deleteRun: (tenantId: string, id: string) => call(R.deleteRun, { params: { tenant_id: tenantId, id } }),

@@ -1,6 +1,6 @@
 import { MAX_DRY_RUN_MS, type TestRoutine } from '@loggerhead/contract/schemas/testmgmt.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, type ButtonProps, DatePicker, Form, Input, Modal, Select, Switch } from 'antd';
+import { Alert, App, type ButtonProps, DatePicker, Form, Input, Modal, Radio, Select, Switch } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -16,7 +16,10 @@ export interface StartRunDialogProps {
   onStarted: () => void;
 }
 
-/** Starts a routine on one or several of the tenant's devices, or a dry run over a range of their history. */
+/**
+ * Starts a routine on one or several of the tenant's devices, or on a device group (one run per member
+ * the user may read), or a dry run over a range of their history.
+ */
 export function StartRunDialog({ tenantId, routine, onClose, onStarted }: StartRunDialogProps) {
   const { t } = useTranslation();
   const { message } = App.useApp();
@@ -28,6 +31,16 @@ export function StartRunDialog({ tenantId, routine, onClose, onStarted }: StartR
     refetchInterval: false,
   });
   const [things, setThings] = useState<string[]>([]);
+  // Devices picked one by one, or a device group (offered when the user may list groups).
+  const canGroups = can('group:group:query');
+  const [target, setTarget] = useState<'devices' | 'group'>('devices');
+  const [groupKeyword, setGroupKeyword] = useState('');
+  const [groupId, setGroupId] = useState<string | null>(null);
+  const groups = useQuery({
+    queryKey: ['test', 'start-run', 'groups', tenantId, groupKeyword],
+    queryFn: ({ signal }) => testApi.groups(tenantId, groupKeyword || undefined, signal),
+    enabled: routine !== null && canGroups && target === 'group',
+  });
   // A sub-user with read access may dry-run only; a real run needs the execute key and device write access (the server decides).
   const [dry, setDry] = useState(false);
   const [range, setRange] = useState<[Dayjs, Dayjs]>(() => [dayjs().subtract(1, 'hour'), dayjs()]);
@@ -38,6 +51,8 @@ export function StartRunDialog({ tenantId, routine, onClose, onStarted }: StartR
   useEffect(() => {
     if (routine) {
       setThings([]);
+      setTarget('devices');
+      setGroupId(null);
       setDry(false);
       setRange([dayjs().subtract(1, 'hour'), dayjs()]);
       setParamsText(JSON.stringify(routine.params ?? {}, null, 2));
@@ -53,7 +68,7 @@ export function StartRunDialog({ tenantId, routine, onClose, onStarted }: StartR
     mutationFn: () =>
       testApi.startRuns(tenantId, {
         routine_id: (routine as TestRoutine).id,
-        things_ids: things,
+        ...(target === 'group' && groupId ? { group_id: groupId } : { things_ids: things }),
         dry_run: dry ? { begin_time: range[0].valueOf(), end_time: range[1].valueOf() } : undefined,
         params: params ?? undefined,
       }),
@@ -72,7 +87,7 @@ export function StartRunDialog({ tenantId, routine, onClose, onStarted }: StartR
       okText={dry ? t('test.run.startDry') : t('test.run.start')}
       okButtonProps={
         {
-          disabled: !things.length || Boolean(rangeProblem) || !params || !can('test-mgmt:run:execute'),
+          disabled: (target === 'group' ? !groupId : !things.length) || Boolean(rangeProblem) || !params || !can('test-mgmt:run:execute'),
           'data-testid': 'run-start-ok',
         } as ButtonProps
       }
@@ -82,20 +97,53 @@ export function StartRunDialog({ tenantId, routine, onClose, onStarted }: StartR
       width={560}
     >
       <Form layout="vertical" component="div">
-        <Form.Item label={t('test.run.devices')} required>
-          <Select
-            mode="multiple"
-            showSearch
-            filterOption={false}
-            onSearch={setKeyword}
-            value={things}
-            onChange={setThings}
-            loading={devices.isFetching}
-            data-testid="run-devices"
-            placeholder={t('test.run.devicesHint')}
-            options={(devices.data?.list ?? []).map((d) => ({ value: d.id, label: d.name }))}
-          />
-        </Form.Item>
+        {canGroups && (
+          <Form.Item label={t('test.run.target')}>
+            <Radio.Group
+              value={target}
+              onChange={(e) => setTarget(e.target.value)}
+              optionType="button"
+              data-testid="run-target"
+              options={[
+                { value: 'devices', label: t('test.run.targetDevices') },
+                { value: 'group', label: t('test.run.targetGroup') },
+              ]}
+            />
+          </Form.Item>
+        )}
+        {target === 'group' ? (
+          <Form.Item label={t('test.run.group')} help={t('test.run.groupHelp')} required>
+            <Select
+              showSearch
+              filterOption={false}
+              onSearch={setGroupKeyword}
+              value={groupId}
+              onChange={setGroupId}
+              loading={groups.isFetching}
+              data-testid="run-group"
+              placeholder={t('test.run.groupHint')}
+              options={(groups.data?.list ?? []).map((g) => ({
+                value: g.id,
+                label: t('test.run.groupOption', { name: g.name, count: g.things_count }),
+              }))}
+            />
+          </Form.Item>
+        ) : (
+          <Form.Item label={t('test.run.devices')} required>
+            <Select
+              mode="multiple"
+              showSearch
+              filterOption={false}
+              onSearch={setKeyword}
+              value={things}
+              onChange={setThings}
+              loading={devices.isFetching}
+              data-testid="run-devices"
+              placeholder={t('test.run.devicesHint')}
+              options={(devices.data?.list ?? []).map((d) => ({ value: d.id, label: d.name }))}
+            />
+          </Form.Item>
+        )}
         <Form.Item label={t('test.run.dry')} help={t('test.run.dryHelp')}>
           <Switch checked={dry} onChange={setDry} data-testid="run-dry" />
         </Form.Item>

@@ -18,6 +18,11 @@ test('the experience account shows the demo devices with their history and curve
   for (const name of ['Demo truck 1', 'Demo truck 2', 'Demo van 3']) {
     await expect(table.getByTestId('device-name').filter({ hasText: name })).toBeVisible();
   }
+  // Read-only: the buttons of keys it lacks are hidden; looking and exporting stay.
+  await expect(page.getByRole('button', { name: /导\s*出/ })).toBeVisible();
+  await expect(page.getByTestId('add-device')).toHaveCount(0);
+  await expect(page.getByTestId('import-devices')).toHaveCount(0);
+  await expect(table.getByTestId('delete-device')).toHaveCount(0);
 
   // The first truck drove through the last hour: its raw frames are in the history.
   await table.getByTestId('device-name').filter({ hasText: 'Demo truck 1' }).click();

@@ -37,6 +37,11 @@ export const PrivilegesSchema = z.object({
   system_manager: z.boolean(),
   apis: z.array(z.object({ name: z.string() })),
   menus: z.array(z.string()),
+  /**
+   * A read-only session (the experience account): `apis` holds only read keys, and the console keeps
+   * checking them even for a manager, so that editing buttons are hidden.
+   */
+  read_only: z.boolean().optional(),
 });
 export type Privileges = z.infer<typeof PrivilegesSchema>;
 

@@ -25,5 +25,7 @@ export async function privilegesOf(raw: RawSql, auth: Auth): Promise<Privileges>
     system_manager: auth.systemManager,
     apis: keys.map((name) => ({ name })),
     menus,
+    // Said only of a read-only session; other answers keep the spec's four fields.
+    ...(auth.readOnly ? { read_only: true } : {}),
   };
 }

@@ -1,3 +1,4 @@
+import { Routes } from '@loggerhead/contract/routes/index.ts';
 import type { Thing } from '@loggerhead/contract/schemas/things.ts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Descriptions, Modal, Popconfirm, Space, Typography } from 'antd';
@@ -6,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { thingsApi } from '../../../api/things.api.ts';
 import { thingKeys } from '../../../api/things.queries.ts';
 import { CopyButton } from '../../../components/data-view/copy-text.tsx';
+import { can } from '../../../session/can.ts';
 
 interface Props {
   tenantId: string;
@@ -65,7 +67,7 @@ export function DeviceKeyDialog({ tenantId, thing, onClose }: Props) {
               </Space>
             </Descriptions.Item>
           </Descriptions>
-          {thing.access === 'write' && (
+          {thing.access === 'write' && can(Routes.things.regenerateKey.permission) && (
             <Popconfirm
               title={t('home.key.regenerate')}
               description={<div style={{ maxWidth: 320 }}>{t('home.key.regenerateConfirm')}</div>}

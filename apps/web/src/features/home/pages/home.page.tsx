@@ -1,4 +1,5 @@
 import { DownloadOutlined, PlusOutlined, ReloadOutlined, StarFilled, StarOutlined, UploadOutlined } from '@ant-design/icons';
+import { Routes } from '@loggerhead/contract/routes/index.ts';
 import type { Thing } from '@loggerhead/contract/schemas/things.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Checkbox, Flex, Input, Select, Space, Tooltip, Typography } from 'antd';
@@ -153,9 +154,11 @@ export default function HomePage() {
               <Button type="link" size="small" onClick={() => setKeyOf(r)}>
                 {t('home.action.key')}
               </Button>
-              <Button type="link" size="small" danger onClick={() => confirmDelete(r)}>
-                {t('home.action.delete')}
-              </Button>
+              {can(Routes.things.remove.permission) && (
+                <Button type="link" size="small" danger onClick={() => confirmDelete(r)} data-testid="delete-device">
+                  {t('home.action.delete')}
+                </Button>
+              )}
             </>
           )}
         </Space>
@@ -180,15 +183,22 @@ export default function HomePage() {
       }
       extra={
         <Space wrap>
-          <Button icon={<UploadOutlined />} onClick={() => setImporting(true)}>
-            {t('home.list.import')}
-          </Button>
-          <Button icon={<DownloadOutlined />} loading={exportCsv.isPending} onClick={() => exportCsv.mutate()}>
-            {t('home.list.export')}
-          </Button>
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => setAdding(true)} data-testid="add-device">
-            {t('home.list.add')}
-          </Button>
+          {/* Buttons of keys the user lacks are hidden (spec §6), e.g. the read-only experience account's. */}
+          {can(Routes.things.import.permission) && (
+            <Button icon={<UploadOutlined />} onClick={() => setImporting(true)} data-testid="import-devices">
+              {t('home.list.import')}
+            </Button>
+          )}
+          {can(Routes.things.export.permission) && (
+            <Button icon={<DownloadOutlined />} loading={exportCsv.isPending} onClick={() => exportCsv.mutate()}>
+              {t('home.list.export')}
+            </Button>
+          )}
+          {can(Routes.things.create.permission) && (
+            <Button type="primary" icon={<PlusOutlined />} onClick={() => setAdding(true)} data-testid="add-device">
+              {t('home.list.add')}
+            </Button>
+          )}
         </Space>
       }
     >

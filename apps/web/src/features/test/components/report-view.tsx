@@ -6,9 +6,9 @@ import { useTranslation } from 'react-i18next';
 import { CurveChart } from '../../../components/charts/curve-chart.tsx';
 import { saveBlob } from '../../../components/data-view/file-download.ts';
 import { formatDateTime } from '../../../lib/format.ts';
+import { can } from '../../../session/can.ts';
 import { testApi } from '../api/testmgmt.api.ts';
 import { reportQuery } from '../api/testmgmt.queries.ts';
-import { can } from './can.ts';
 import { VerdictTag } from './run-state.tsx';
 
 export function formatMetric(v: number | null): string {

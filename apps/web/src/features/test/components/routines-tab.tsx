@@ -5,9 +5,9 @@ import { App, Button, Input, Popconfirm, Space, Table, Tooltip, Typography } fro
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../../lib/format.ts';
+import { can } from '../../../session/can.ts';
 import { testApi } from '../api/testmgmt.api.ts';
 import { routineListQuery, testKeys } from '../api/testmgmt.queries.ts';
-import { can } from './can.ts';
 import { RoutineEditor } from './routine-editor.tsx';
 import { StartRunDialog } from './start-run-dialog.tsx';
 

@@ -5,9 +5,9 @@ import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { saveBlob } from '../../../components/data-view/file-download.ts';
 import { formatDateTime } from '../../../lib/format.ts';
+import { can } from '../../../session/can.ts';
 import { testApi } from '../api/testmgmt.api.ts';
 import { scriptQuery, testKeys, versionsQuery } from '../api/testmgmt.queries.ts';
-import { can } from './can.ts';
 import { ValidationResult } from './validation-result.tsx';
 
 /** CodeMirror loads only when a script is opened. */

@@ -6,9 +6,9 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { saveBlob } from '../../../components/data-view/file-download.ts';
 import { formatDateTime } from '../../../lib/format.ts';
+import { can } from '../../../session/can.ts';
 import { testApi } from '../api/testmgmt.api.ts';
 import { scriptListQuery, testKeys } from '../api/testmgmt.queries.ts';
-import { can } from './can.ts';
 import { ScriptEditor } from './script-editor.tsx';
 
 /** The tenant's analysis scripts: list, new, edit, delete, import and export. */

@@ -5,9 +5,9 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { deviceListQuery } from '../../../api/things.queries.ts';
+import { can } from '../../../session/can.ts';
 import { testApi } from '../api/testmgmt.api.ts';
 import { testKeys } from '../api/testmgmt.queries.ts';
-import { can } from './can.ts';
 
 export interface StartRunDialogProps {
   tenantId: string;

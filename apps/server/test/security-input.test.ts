@@ -73,6 +73,8 @@ function pathOf(r: RouteEntry, override: Record<string, string> = {}): string {
       if (name === 'tenant_id' || name === 'tenantId') v = tenant.tenantId;
       else if (name === 'things_id') v = deviceId;
       else if (isId(name)) v = UUID;
+      else if (name === 'ids')
+        v = UUID; // a list of ids, here of one
       else if (props[name]?.enum) v = String(props[name].enum?.[0]);
       else if (props[name]?.type === 'integer' || props[name]?.type === 'number') v = '1';
       else v = 'x1';

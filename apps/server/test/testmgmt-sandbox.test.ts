@@ -45,12 +45,21 @@ afterAll(async () => {
 });
 
 /** Process ids of this file's worker JVMs. */
+/** This process's Groovy worker JVMs (not another test run's on the same machine): the descendants of this process running the worker. */
 function workerPids(): number[] {
-  const out = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' });
-  return out
+  const rows = execFileSync('ps', ['-eo', 'pid=,ppid=,args='], { encoding: 'utf8' })
     .split('\n')
-    .filter((l) => l.includes('worker.groovy') && l.includes(`-Xmx${HEAP_MB}m`))
-    .map((l) => Number(l.trim().split(/\s+/)[0]));
+    .map((l) => l.trim().split(/\s+/))
+    .filter((f) => f.length >= 3)
+    .map(([pid, ppid, ...args]) => ({ pid: Number(pid), ppid: Number(ppid), args: args.join(' ') }));
+  const parent = new Map(rows.map((r) => [r.pid, r.ppid]));
+  const ours = (pid: number) => {
+    for (let p = parent.get(pid), hops = 0; p !== undefined && p > 1 && hops < 16; p = parent.get(p), hops++) {
+      if (p === process.pid) return true;
+    }
+    return false;
+  };
+  return rows.filter((r) => r.args.includes('worker.groovy') && r.args.includes(`-Xmx${HEAP_MB}m`) && ours(r.pid)).map((r) => r.pid);
 }
 
 let n = 0;

@@ -116,7 +116,10 @@ test('a tenant groups three simulated loggers and sends one group command that e
     await page.getByTestId('group-bind').click();
     const members = page.getByTestId('group-members').locator('tbody tr.ant-table-row');
     await expect(members).toHaveCount(3);
-    await page.keyboard.press('Escape');
+    // Closed by its own button: an Escape would close the device picker's list instead, leaving
+    // the drawer over the table.
+    await page.locator('.ant-drawer-open .ant-drawer-close').click();
+    await expect(page.getByTestId('group-members')).toBeHidden();
     await expect(row).toContainText('3');
 
     // One command for all three.

@@ -135,8 +135,9 @@ test('a routine sends a frame, collects 5 s from a simulated logger and analyses
     await expect(row).toContainText('发送 CAN 报文');
 
     // Start it on the logger with this start's limit over the routine's.
+    // (The routine's drawer may still be sliding away while the start dialog opens: name the dialog.)
     await row.getByTestId('routine-start').click();
-    const dialog = page.getByRole('dialog');
+    const dialog = page.getByRole('dialog', { name: new RegExp(`${routineName}`) });
     await dialogOpened(dialog);
     await pickOption(page, 'run-devices', device.name);
     await expect(page.getByTestId('run-params')).toHaveValue(/"limit": 10/);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { COMMAND_STATES } from './command.ts';
+import { COMMAND_STATES, CommandIssueSchema } from './command.ts';
 import { PageQuerySchema, pageOf, UuidSchema } from './common.ts';
 
 /**
@@ -90,18 +90,8 @@ export const GroupBindResultSchema = z.object({ things_count: z.number().int(), 
 
 /** Spec §7 group command: a description and a payload (operation_name, operation_params) for every member. */
 export const GroupCommandIssueSchema = z.object({
-  description: z.string().max(256).optional(),
-  payload: z.object({
-    operation_name: z.string().min(1).max(128),
-    operation_params: z.record(z.string(), z.unknown()).default({}),
-  }),
-  timeout_ms: z.number().int().min(100).max(3_600_000).optional(),
-  expires_in_ms: z
-    .number()
-    .int()
-    .min(1000)
-    .max(30 * 86_400_000)
-    .optional(),
+  ...CommandIssueSchema.pick({ description: true, timeout_ms: true, expires_in_ms: true }).shape,
+  payload: CommandIssueSchema.pick({ operation_name: true, operation_params: true }),
 });
 export type GroupCommandIssue = z.infer<typeof GroupCommandIssueSchema>;
 

@@ -156,4 +156,32 @@ describe('loggerhead simulate', () => {
       await new Promise((r) => silent.close(r));
     }
   });
+
+  it('ramps a fleet in at its connect rate, holds it idle, and reports the PUBACK round trips of a sending one', async () => {
+    const d = await makeDevice(t, tenant);
+    const creds = [{ deviceId: d.third_things_id, key: d.things_key }];
+    let heard: { connected: number; failed: number } | null = null;
+    // 20 connections at 40 a second: the last one starts about half a second after the first.
+    const idle = await runFleet({
+      broker,
+      devices: creds,
+      count: 20,
+      rate: 100,
+      duration: 0.2,
+      connectRate: 40,
+      idle: true,
+      onConnected: (connected, failed) => {
+        heard = { connected, failed };
+      },
+    });
+    expect(heard).toEqual({ connected: 20, failed: 0 });
+    expect(idle.connectSeconds).toBeGreaterThanOrEqual(0.45);
+    expect(idle.batches).toBe(0);
+    expect(await stored(d.id)).toBe(0);
+    const busy = await runFleet({ broker, devices: creds, count: 5, rate: 100, duration: 1, connectRate: 0 });
+    expect(busy.batches).toBeGreaterThan(0);
+    expect(await stored(d.id)).toBe(busy.frames);
+    expect(busy.ackP50Ms).toBeGreaterThan(0);
+    expect(busy.ackP99Ms).toBeGreaterThanOrEqual(busy.ackP50Ms ?? Number.POSITIVE_INFINITY);
+  });
 });

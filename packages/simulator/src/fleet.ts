@@ -20,6 +20,15 @@ export interface FleetOptions {
   signal?: AbortSignal;
   /** How long each device keeps trying to connect before it is counted as failed (default 30 000 ms). */
   connectTimeoutMs?: number;
+  /**
+   * Connections opened per second (default 500): a fleet comes online over a few seconds, as loggers
+   * switched on across a day do. 0 opens them all at once (a server restart: every logger reconnects).
+   */
+  connectRate?: number;
+  /** Connect and stay connected for `duration` seconds without sending (memory per idle connection). */
+  idle?: boolean;
+  /** Called once every connect has settled, before any batch is sent. */
+  onConnected?: (connected: number, failed: number, seconds: number) => void;
 }
 
 export interface FleetResult {
@@ -33,6 +42,16 @@ export interface FleetResult {
   failures: Record<string, number>;
   /** Reconnects after a lost connection, over all devices. */
   reconnects: number;
+  /** Seconds from the first connect to the last one settled (connected or given up). */
+  connectSeconds: number;
+  /** PUBACK round trips of the frame batches, in ms (null when none was acknowledged). */
+  ackP50Ms: number | null;
+  ackP99Ms: number | null;
+}
+
+function percentile(sorted: number[], p: number): number | null {
+  if (!sorted.length) return null;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
 /** Synthetic traffic: 8-byte frames on two channels with a handful of ids, like an engine bus. */
@@ -61,6 +80,7 @@ export function syntheticFrames(n: number, t0: number, stepUs: number, seed = 0)
 export async function runFleet(o: FleetOptions): Promise<FleetResult> {
   const bps = o.batchesPerSecond ?? 10;
   const perBatch = Math.max(1, Math.round(o.rate / bps));
+  const latencies: number[] = [];
   const devices = Array.from({ length: o.count }, (_, i) => {
     const cred = o.devices[i % o.devices.length];
     const shared = o.devices.length < o.count;
@@ -72,11 +92,24 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
       window: o.window ?? 8,
       protocolVersion: o.protocolVersion,
       connectTimeoutMs: o.connectTimeoutMs ?? 30_000,
+      ackLatencies: latencies,
     });
   });
-  // Thousands of connections at once can time out at the broker: each device keeps trying with
-  // back-off, and the ones that never make it are counted, not thrown.
-  const settled = await Promise.allSettled(devices.map((d) => d.connect()));
+  // Thousands of connections at once can time out at the broker: connects are spread at
+  // `connectRate` a second, each device keeps trying with back-off, and the ones that never make
+  // it are counted, not thrown.
+  const connectRate = o.connectRate ?? 500;
+  const connectStarted = performance.now();
+  const settled = await Promise.allSettled(
+    devices.map(async (d, i) => {
+      const due = connectRate > 0 ? (i * 1000) / connectRate : 0;
+      const wait = connectStarted + due - performance.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      if (o.signal?.aborted) throw new Error('stopped before connecting');
+      await d.connect();
+    }),
+  );
+  const connectSeconds = (performance.now() - connectStarted) / 1000;
   const failures: Record<string, number> = {};
   const live = devices.filter((_d, i) => {
     const r = settled[i];
@@ -85,6 +118,7 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
     failures[why] = (failures[why] ?? 0) + 1;
     return false;
   });
+  o.onConnected?.(live.length, o.count - live.length, connectSeconds);
   // Each device cycles through a few pre-encoded batches (times relative to t0 = 0).
   const templates = Array.from({ length: 4 }, (_, k) =>
     encodeBatch(syntheticFrames(perBatch, 0, 1e6 / o.rate, k * perBatch), { session: 0, seq: 0 }),
@@ -92,8 +126,17 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
   const spanUs = Math.ceil((perBatch * 1e6) / o.rate);
   const started = performance.now();
   const end = started + o.duration * 1000;
+  if (o.idle) {
+    await new Promise<void>((resolve) => {
+      const t = setTimeout(resolve, o.duration * 1000);
+      o.signal?.addEventListener('abort', () => {
+        clearTimeout(t);
+        resolve();
+      });
+    });
+  }
   await Promise.all(
-    live.map(async (d, i) => {
+    (o.idle ? [] : live).map(async (d, i) => {
       let t = Date.now() * 1000 + i;
       for (let b = 0; performance.now() < end && !o.signal?.aborted; b++) {
         if (!o.flat) {
@@ -118,5 +161,16 @@ export async function runFleet(o: FleetOptions): Promise<FleetResult> {
   );
   const reconnects = live.reduce((n, d) => n + d.connections - 1, 0);
   await Promise.all(devices.map((d) => d.close().catch(() => {})));
-  return { devices: o.count, ...r, seconds, failed: o.count - live.length, failures, reconnects };
+  latencies.sort((a, b) => a - b);
+  return {
+    devices: o.count,
+    ...r,
+    seconds,
+    failed: o.count - live.length,
+    failures,
+    reconnects,
+    connectSeconds,
+    ackP50Ms: percentile(latencies, 50),
+    ackP99Ms: percentile(latencies, 99),
+  };
 }

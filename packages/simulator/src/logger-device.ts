@@ -21,6 +21,8 @@ export interface DeviceOptions {
   reconnectMaxMs?: number;
   /** How long `connect()` keeps trying before it gives up (default 10 000 ms); refused credentials fail at once. */
   connectTimeoutMs?: number;
+  /** Where each PUBACK's round trip (ms from PUBLISH to PUBACK) of a frame batch is recorded. */
+  ackLatencies?: number[];
 }
 
 /** CONNACK codes that no retry can cure: bad credentials, a banned or invalid client (3.1.1 and MQTT 5). */
@@ -190,11 +192,13 @@ export class LoggerDevice {
     this.sent.batches++;
     this.sent.frames += frames;
     this.sent.bytes += data.byteLength;
+    const sentAt = performance.now();
     c.publish(upTopic(this.opts.deviceId, 'frames'), data, { qos: 1 }, (err) => {
       this.inflight--;
       if (!err) {
         this.acked.batches++;
         this.acked.frames += frames;
+        this.opts.ackLatencies?.push(performance.now() - sentAt);
       }
       this.waiters.shift()?.();
     });

@@ -6,7 +6,7 @@ import { describeSkipped, readLogFile } from '../lib/log-file.ts';
 
 const HELP = `Usage:
   loggerhead simulate --broker URL --device ID --key KEY (--log FILE | --gps FILE | both) [--fast | --realtime [--batch-ms MS]] [--loop] [--keep-time] [--mqtt5]
-  loggerhead simulate --broker URL --devices N --rate R [--duration S] [--max] (--device ID --key KEY | --fleet FILE) [--mqtt5]
+  loggerhead simulate --broker URL --devices N --rate R [--duration S] [--max] [--connect-rate C] [--idle] (--device ID --key KEY | --fleet FILE) [--mqtt5]
 
 Connects exactly like a logger (device ID as username, things_key as password) and sends the frames
 of a candump -L, Vector ASC or BLF log as QoS 1 batches. Without --loop it exits 0 once every batch
@@ -25,8 +25,12 @@ Its times move by the same rule (with --log, by the same amount as the log's, so
 Fleet mode runs N synthetic loggers at R frames/s each for S seconds (default 10); with --device/--key
 all connections share one device (client ids ID-0, ID-1, …), with --fleet they read "id,key" lines.
 --max sends as fast as acknowledgements allow (R/10 frames per batch) to measure the ceiling.
-Devices that cannot connect within 30 s are reported (with the reason) and the rest run; the exit
-status is then 1.`;
+Connections open at --connect-rate a second (default 500; 0 opens them all at once, like a fleet
+reconnecting after a server restart). Devices that cannot connect within 30 s are reported (with the
+reason) and the rest run; the exit status is then 1. The last lines give the PUBACK round trip of the
+frame batches (p50, p99) and how long the connects took. --idle connects the fleet and holds the
+connections for --duration seconds without sending (a line "N devices connected" is printed once
+every connect has settled).`;
 
 export async function simulate(args: string[]): Promise<number> {
   let v: Record<string, string | boolean | undefined>;
@@ -50,6 +54,8 @@ export async function simulate(args: string[]): Promise<number> {
         duration: { type: 'string' },
         fleet: { type: 'string' },
         max: { type: 'boolean' },
+        'connect-rate': { type: 'string' },
+        idle: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     }).values;
@@ -71,6 +77,8 @@ export async function simulate(args: string[]): Promise<number> {
     const rate = Number(v.rate ?? 100);
     const duration = Number(v.duration ?? 10);
     if (!(count > 0) || !(rate > 0) || !(duration > 0)) return usage('--devices, --rate and --duration must be positive numbers');
+    const connectRate = Number(v['connect-rate'] ?? 500);
+    if (!(connectRate >= 0)) return usage('--connect-rate must be a number of connections a second (0: all at once)');
     let creds: { deviceId: string; key: string }[];
     if (v.fleet) {
       creds = fs
@@ -93,10 +101,15 @@ export async function simulate(args: string[]): Promise<number> {
       signal: ac.signal,
       flat: !!v.max,
       window: v.max ? 4 : 8,
+      connectRate,
+      idle: !!v.idle,
+      onConnected: (n, failed, s) => console.log(`${n} devices connected, ${failed} failed, in ${s.toFixed(1)} s`),
     });
+    const ms = (x: number | null) => (x === null ? '-' : x.toFixed(1));
     console.log(
       `${r.devices - r.failed} devices: ${r.frames} frames in ${r.batches} batches acknowledged in ${r.seconds.toFixed(1)} s (${Math.round(r.frames / r.seconds)} frames/s)${r.reconnects ? `, ${r.reconnects} reconnects` : ''}`,
     );
+    console.log(`connected in ${r.connectSeconds.toFixed(1)} s; PUBACK round trip p50 ${ms(r.ackP50Ms)} ms, p99 ${ms(r.ackP99Ms)} ms`);
     if (r.failed) {
       const why = Object.entries(r.failures).map(([m, n]) => `${m} (${n})`);
       console.error(`loggerhead simulate: ${r.failed} of ${r.devices} devices could not connect to ${broker}: ${why.join('; ')}`);

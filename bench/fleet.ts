@@ -1,0 +1,271 @@
+/**
+ * Fleet benchmark (`npm run bench:fleet`). The project's simulator in its fleet mode (another
+ * process: `loggerhead simulate --devices N --rate 100 --fleet FILE`, 10 batches of 10 frames per
+ * device per second) against, in the same run:
+ *  - Loggerhead: the embedded broker, every batch committed (PGlite files in a temp DATA_DIR, or a
+ *    fresh database on BENCH_DATABASE_URL) before its PUBACK;
+ *  - Mosquitto alone (no storage, no subscriber) on a free port: the rate a broker takes the same
+ *    traffic at when nothing is stored.
+ * Prints messages/s offered and acknowledged (for Loggerhead: stored), the share of Mosquitto's
+ * rate and the PUBACK round trip (p50, p99), with the load average beside each row: the machine may
+ * be shared.
+ *
+ * Options: --devices 500,1000,2000  --seconds 10  --mosquitto /usr/sbin/mosquitto
+ *   --idle N    also connect N idle loggers at once and print the server's memory per connection
+ *   --storm N   also connect N loggers at once (a server restart) and print how long until all are in
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import v8 from 'node:v8';
+import vm from 'node:vm';
+import { buildApp } from '@loggerhead/server';
+import { loadConfig } from '@loggerhead/server/config.ts';
+import pg from 'pg';
+
+const { values: args } = parseArgs({
+  options: {
+    devices: { type: 'string', default: '500,1000,2000' },
+    seconds: { type: 'string', default: '10' },
+    mosquitto: { type: 'string', default: '/usr/sbin/mosquitto' },
+    idle: { type: 'string', default: '0' },
+    storm: { type: 'string', default: '0' },
+  },
+});
+const COUNTS = args.devices.split(',').map(Number);
+const SECONDS = Number(args.seconds);
+const IDLE = Number(args.idle);
+const STORM = Number(args.storm);
+if (!COUNTS.every((n) => n > 0) || !(SECONDS > 0)) throw new Error('--devices takes counts like 500,1000 and --seconds a number');
+const RATE = 100; // frames per second per device, in 10 batches
+const BIN = path.resolve(import.meta.dirname, '../apps/server/bin/loggerhead.mjs');
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+const load = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+
+v8.setFlagsFromString('--expose-gc');
+const gc = vm.runInNewContext('gc') as () => void;
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lh-bench-fleet-'));
+const server = process.env.BENCH_DATABASE_URL ?? null;
+const dbName = `lh_bench_fleet_${process.pid}`;
+let databaseUrl: string | null = null;
+if (server) {
+  const admin = new pg.Client({ connectionString: server });
+  await admin.connect();
+  await admin.query(`create database ${dbName}`);
+  await admin.end();
+  const u = new URL(server);
+  u.pathname = `/${dbName}`;
+  databaseUrl = u.toString();
+}
+
+async function freePort(): Promise<number> {
+  const s = net.createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
+  const port = (s.address() as net.AddressInfo).port;
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
+// Mosquitto alone: anonymous, no persistence, no log.
+const mqPort = await freePort();
+const mqConf = path.join(dataDir, 'mosquitto.conf');
+fs.writeFileSync(mqConf, `listener ${mqPort} 127.0.0.1\nallow_anonymous true\npersistence false\nlog_dest none\nmax_connections -1\n`);
+const mosquitto = spawn(args.mosquitto, ['-c', mqConf], { stdio: ['ignore', 'ignore', 'inherit'] });
+const mqExit = new Promise((r) => mosquitto.once('exit', r));
+for (let i = 0; ; i++) {
+  const ok = await new Promise<boolean>((r) => {
+    const s = net.connect(mqPort, '127.0.0.1', () => r(true)).once('error', () => r(false));
+    s.once('connect', () => s.destroy());
+  });
+  if (ok) break;
+  if (i > 100 || mosquitto.exitCode !== null) throw new Error(`${args.mosquitto} did not start on port ${mqPort}`);
+  await new Promise((r) => setTimeout(r, 50));
+}
+
+const config = {
+  ...loadConfig({}, dataDir),
+  port: 0,
+  mqttPort: 0,
+  host: '127.0.0.1',
+  dataDir,
+  webDir: null,
+  logLevel: 'warn' as const,
+  adminPassword: 'Bench-Admin-123',
+  experience: false,
+  databaseUrl,
+};
+const app = await buildApp(config, { logger: false });
+await app.ready();
+const raw = app.ctx.database.raw;
+const lhBroker = `mqtt://127.0.0.1:${app.ctx.broker.port()}`;
+const mqBroker = `mqtt://127.0.0.1:${mqPort}`;
+
+// One tenant with as many devices as the largest run (and the idle and storm fleets) needs.
+const need = Math.max(...COUNTS, IDLE, STORM);
+const tenant = (
+  await raw.query<{ id: string }>('insert into tenants (name) values ($1) returning id', [`bench-fleet-${randomBytes(4).toString('hex')}`])
+).rows[0].id;
+const type = (await raw.query<{ id: string }>(`select id from device_types where name = 'CANDTU-200'`)).rows[0].id;
+const creds: { deviceId: string; key: string }[] = [];
+for (let s = 0; s < need; s += 500) {
+  const params: unknown[] = [tenant, type];
+  const vals: string[] = [];
+  for (let i = s; i < Math.min(need, s + 500); i++) {
+    const deviceId = randomBytes(10).toString('hex').toUpperCase();
+    creds.push({ deviceId, key: 'benchkey' });
+    vals.push(`($1,$${params.length + 1},$${params.length + 2},$2,'benchkey')`);
+    params.push(deviceId, `fleet-${i}`);
+  }
+  await raw.query(`insert into things (tenant_id, third_things_id, name, info_model_id, things_key) values ${vals.join(',')}`, params);
+}
+const fleetFile = path.join(dataDir, 'fleet.csv');
+fs.writeFileSync(fleetFile, `${creds.map((c) => `${c.deviceId},${c.key}`).join('\n')}\n`);
+
+interface Run {
+  connected: number;
+  failed: number;
+  batches: number;
+  seconds: number;
+  connectSeconds: number;
+  p50: number | null;
+  p99: number | null;
+  failures: string;
+}
+
+function simulate(broker: string, extra: string[], onLine?: (line: string, child: ChildProcess) => void): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const a = [BIN, 'simulate', '--broker', broker, '--fleet', fleetFile, '--rate', String(RATE), ...extra];
+    const child = spawn(process.execPath, a, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => {
+      const before = out.length;
+      out += d;
+      if (onLine)
+        for (const l of out
+          .slice(out.lastIndexOf('\n', before) + 1)
+          .split('\n')
+          .slice(0, -1))
+          onLine(l, child);
+    });
+    child.stderr.on('data', (d) => {
+      err += d;
+    });
+    child.on('exit', (code, sig) => {
+      const c = /(\d+) devices connected, (\d+) failed, in ([\d.]+) s/.exec(out);
+      const m = /(\d+) frames in (\d+) batches acknowledged in ([\d.]+) s/.exec(out);
+      const l = /p50 ([\d.-]+) ms, p99 ([\d.-]+) ms/.exec(out);
+      if (!c || !m || !l) return reject(new Error(`simulator failed (${code ?? sig}): ${out}${err}`));
+      const num = (s: string) => (s === '-' ? null : Number(s));
+      resolve({
+        connected: Number(c[1]),
+        failed: Number(c[2]),
+        connectSeconds: Number(c[3]),
+        batches: Number(m[2]),
+        seconds: Number(m[3]),
+        p50: num(l[1]),
+        p99: num(l[2]),
+        failures: code === 0 ? '' : err.trim().replace(/^loggerhead simulate: /, ''),
+      });
+    });
+  });
+}
+
+const stored = async () =>
+  Number((await raw.query<{ n: string }>('select count(*) as n from frame_chunks where tenant_id = $1', [tenant])).rows[0].n);
+
+console.log(
+  `fleet: ${RATE} frames/s per device in 10 batches of ${RATE / 10} frames; ${SECONDS} s per run; database: ${app.ctx.database.kind === 'pglite' ? 'PGlite' : 'PostgreSQL server'}`,
+);
+console.log(`machine: ${os.cpus().length} CPUs, shared: the load average (1, 5, 15 min) is printed beside each row; now ${load()}`);
+// Warm-up: JIT, partitions, pools.
+await simulate(lhBroker, ['--devices', '100', '--duration', '2']);
+
+const ms = (x: number | null) => (x === null ? '-' : `${x.toFixed(0)} ms`);
+console.log('');
+console.log(
+  `${'devices'.padStart(7)} ${'offered/s'.padStart(10)}  ${'Mosquitto acked/s'.padStart(17)} ${'p99'.padStart(7)}  ${'Loggerhead stored/s'.padStart(19)} ${'p99'.padStart(7)} ${'% of Mq'.padStart(7)}  load avg`,
+);
+for (const n of COUNTS) {
+  const run = ['--devices', String(n), '--duration', String(SECONDS)];
+  const mq = await simulate(mqBroker, run);
+  const before = await stored();
+  const lh = await simulate(lhBroker, run);
+  const rows = (await stored()) - before;
+  const mqRate = mq.batches / mq.seconds;
+  const lhRate = lh.batches / lh.seconds;
+  console.log(
+    `${fmt(n).padStart(7)} ${fmt(n * 10).padStart(10)}  ${fmt(mqRate).padStart(17)} ${ms(mq.p99).padStart(7)}  ${fmt(lhRate).padStart(19)} ${ms(lh.p99).padStart(7)} ${`${((100 * lhRate) / mqRate).toFixed(0)} %`.padStart(7)}  ${load()}`,
+  );
+  if (rows !== lh.batches)
+    console.log(`        note: ${fmt(rows)} batches stored, ${fmt(lh.batches)} acknowledged (re-sent batches are stored once)`);
+  for (const [who, r] of [
+    ['Mosquitto', mq],
+    ['Loggerhead', lh],
+  ] as const) {
+    if (r.failed) console.log(`        ${who}: ${r.failed} of ${n} devices did not connect: ${r.failures}`);
+  }
+}
+console.log('goal: Loggerhead ≥ 80 % of Mosquitto at 2,000 devices, every batch committed before its PUBACK');
+
+/** Connects N loggers at once and holds them; `during` runs once they are all in (or given up). */
+async function hold(broker: string, n: number, during: () => Promise<void>): Promise<Run> {
+  let measured: Promise<void> = Promise.resolve();
+  const r = await simulate(broker, ['--devices', String(n), '--duration', '5', '--idle', '--connect-rate', '0'], (line) => {
+    if (/devices connected/.test(line)) measured = during();
+  });
+  await measured;
+  return r;
+}
+
+if (IDLE) {
+  const settle = async () => {
+    for (let i = 0; i < 3; i++) {
+      gc();
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const m = process.memoryUsage();
+    return { rss: m.rss, heap: m.heapUsed + m.external + m.arrayBuffers };
+  };
+  const base = await settle();
+  let held = base;
+  const r = await hold(lhBroker, IDLE, async () => {
+    await new Promise((res) => setTimeout(res, 1000));
+    held = await settle();
+  });
+  const per = (b: number) => `${(b / Math.max(1, r.connected) / 1024).toFixed(1)} KB`;
+  console.log('');
+  console.log(
+    `idle connections: ${fmt(r.connected)} loggers held by the embedded broker (${r.failed} failed): ${per(held.rss - base.rss)} RSS, ${per(held.heap - base.heap)} JS heap and buffers per connection (goal ≤ 20 KB); load ${load()}`,
+  );
+}
+
+if (STORM) {
+  const mq = await hold(mqBroker, STORM, async () => {});
+  const lh = await hold(lhBroker, STORM, async () => {});
+  console.log('');
+  console.log(
+    `connection storm: ${fmt(STORM)} loggers at once: Loggerhead ${fmt(lh.connected)} in ${lh.connectSeconds.toFixed(1)} s (${lh.failed} failed), Mosquitto ${fmt(mq.connected)} in ${mq.connectSeconds.toFixed(1)} s (${mq.failed} failed)   (goal: all within 30 s); load ${load()}`,
+  );
+  if (lh.failures) console.log(`        Loggerhead: ${lh.failures}`);
+}
+
+await app.close();
+mosquitto.kill();
+await mqExit;
+fs.rmSync(dataDir, { recursive: true, force: true });
+if (server) {
+  const admin = new pg.Client({ connectionString: server });
+  await admin.connect();
+  await admin.query(`drop database if exists ${dbName} with (force)`);
+  await admin.end();
+}

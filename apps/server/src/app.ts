@@ -13,6 +13,8 @@ import { hasZodFastifySchemaValidationErrors, jsonSchemaTransform, serializerCom
 import type { Config } from './config.ts';
 import { type Database, openDatabase } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
+import { type FileStore, LocalFileStore } from './files/file-store.ts';
+import { S3FileStore } from './files/s3-store.ts';
 import type { Broker } from './ingest/broker.ts';
 import { createIngest, deploymentId, type Ingest } from './ingest/ingest.ts';
 import { assertPermission } from './lib/auth.ts';
@@ -75,6 +77,12 @@ export interface AppContext {
   signals: Signals;
   /** E-mail / SMS / voice out, every message recorded in the push log. */
   notifier: Notifier;
+  /**
+   * Generated and uploaded files (exports, recalled files, firmware and ECU images, work-order
+   * images, avatars): DATA_DIR, or the S3 bucket every copy shares (`S3_BUCKET`). Each module keeps
+   * its files under its own folder key: `ctx.files.under('firmware')`.
+   */
+  files: FileStore;
   /** Set when this start created the system manager: the password to print once. */
   initialAdminPassword: string | null;
   /** The first system manager was created at this start (its password generated or from the environment). */
@@ -172,6 +180,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const cluster = config.mqttUrl
     ? new Cluster({ url: config.mqttUrl, deployment: deploymentId(config), hub: ingest.live, events, writer: ingest.writer, log: app.log })
     : null;
+  const files: FileStore = config.s3 ? S3FileStore.connect(config.s3) : new LocalFileStore(config.dataDir);
   const ctx: AppContext = {
     config,
     database,
@@ -186,6 +195,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     ...billing,
     signals,
     notifier,
+    files,
     initialAdminPassword: admin.password,
     adminCreated: admin.created,
     version: VERSION,
@@ -310,6 +320,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   openPlugin = false;
 
   app.addHook('onReady', async () => {
+    // A wrong bucket, address or key stops the start with the store's answer.
+    if (files instanceof S3FileStore) await files.check();
     await broker.start();
     await cluster?.start();
     // Last: every module has registered its recovery step, and commands can go out.
@@ -322,6 +334,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     await signals.backfill.stopAll().catch(() => {});
     await signals.idle().catch(() => {});
     await notifier.close().catch(() => {});
+    if (files instanceof S3FileStore) files.close();
     if (!opts.database) await database.close();
   });
   return app;

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { S3Settings } from './files/s3-store.ts';
 import { isTimeZone } from './lib/local-time.ts';
 
 export interface Config {
@@ -72,6 +73,11 @@ export interface Config {
   jobLeaseSeconds: number;
   /** The Groovy runtime of test management (docs/test-management.md). */
   groovy: GroovyConfig;
+  /**
+   * Files in an S3-compatible bucket shared by every server copy (`S3_BUCKET`, `S3_URL`, `S3_REGION`,
+   * `S3_ACCESS_KEY_ID`, `S3_SECRET_ACCESS_KEY`, `S3_PATH_STYLE`, `S3_PREFIX`); null = files under DATA_DIR.
+   */
+  s3: S3Settings | null;
 }
 
 export interface GroovyConfig {
@@ -244,6 +250,31 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
       maxFrames: positiveInt(env, 'GROOVY_MAX_FRAMES', 200_000),
       warm: bool(env, 'GROOVY_WARM', true),
     },
+    s3: s3(env),
+  };
+}
+
+/** S3 settings: `S3_BUCKET` turns the S3 file store on; the others need it. */
+function s3(env: Env): S3Settings | null {
+  const bucket = env.S3_BUCKET?.trim();
+  const others = ['S3_URL', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_PREFIX'].filter((n) => env[n]?.trim());
+  if (!bucket) {
+    if (others.length) throw new ConfigError('S3_BUCKET', `required when ${others.join(', ')} ${others.length > 1 ? 'are' : 'is'} set`);
+    return null;
+  }
+  const endpoint = url(env, 'S3_URL', ['http:', 'https:']);
+  const key = env.S3_ACCESS_KEY_ID?.trim() || null;
+  const secret = env.S3_SECRET_ACCESS_KEY?.trim() || null;
+  if (!key !== !secret)
+    throw new ConfigError(key ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID', 'give both the access key id and the secret, or neither');
+  return {
+    url: endpoint,
+    bucket,
+    region: env.S3_REGION?.trim() || 'us-east-1',
+    accessKeyId: key,
+    secretAccessKey: secret,
+    pathStyle: bool(env, 'S3_PATH_STYLE', endpoint !== null),
+    prefix: env.S3_PREFIX?.trim() ?? '',
   };
 }
 

@@ -209,7 +209,7 @@ describe('retention by package days', () => {
       {
         raw: t.database.raw,
         writer: t.app.ctx.ingest.writer,
-        files: { dataDir, usage: t.app.ctx.usage },
+        files: { store: t.app.ctx.files, usage: t.app.ctx.usage },
       },
       NOW,
     );

@@ -87,7 +87,7 @@ export async function remoteModule(app: LoggerheadApp, ctx: AppContext) {
   const recall = recallService({
     raw: ctx.database.raw,
     commands,
-    dataDir: ctx.config.dataDir,
+    files: ctx.files,
     publicUrl: () => ctx.config.publicUrl,
     usage: ctx.usage,
     maxBatch: async (tenantId) => (await ctx.packages.load(tenantId)).max_batch_recall_size,
@@ -100,13 +100,13 @@ export async function remoteModule(app: LoggerheadApp, ctx: AppContext) {
     raw: ctx.database.raw,
     commands,
     events: ctx.events,
-    dataDir: ctx.config.dataDir,
+    files: ctx.files,
     publicUrl: () => ctx.config.publicUrl,
     owner: ctx.jobs.owner,
   });
   ctx.jobs.register('firmware-upgrade', (pass) => firmware.recover(pass));
   firmwareRoutes(app, firmware);
-  const ecus = ecuService(ctx.database.raw, ctx.config.dataDir);
+  const ecus = ecuService(ctx.database.raw, ctx.files);
   ecuRoutes(app, ecus);
   const uds = udsService({ raw: ctx.database.raw, commands, ecus, events: ctx.events, log: app.log, owner: ctx.jobs.owner });
   ctx.jobs.register('ecu-flash', (pass) => uds.recover(pass));

@@ -1,9 +1,7 @@
-import path from 'node:path';
 import { ErrorResponseSchema, Routes } from '@loggerhead/contract';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext, LoggerheadApp } from '../../app.ts';
 import { bytesCodec } from '../../db/bytea.ts';
-import { LocalFileStore } from '../../files/file-store.ts';
 import { requireAuth } from '../../lib/auth.ts';
 import { badRequest } from '../../lib/errors.ts';
 import { everyHour } from '../../lib/hourly.ts';
@@ -29,7 +27,7 @@ export function dataRoutes(app: LoggerheadApp, ctx: AppContext) {
   const raw = ctx.database.raw;
   const codec = bytesCodec(ctx.database.kind);
   const frames = framesService(raw, codec);
-  const files = new LocalFileStore(path.join(ctx.config.dataDir, 'files'));
+  const files = ctx.files.under('files');
   const downloads = downloadsService(raw, files, app.log, codec, ctx.jobs.owner);
   ctx.jobs.register('export', (pass) => downloads.recover(pass));
   const uploads = uploadsService(raw, ctx.ingest.writer, ctx.ingest.devices, ctx.config.maxUploadBytes * 4);
@@ -70,7 +68,7 @@ export function dataRoutes(app: LoggerheadApp, ctx: AppContext) {
       raw,
       writer: ctx.ingest.writer,
       signals: ctx.signals,
-      files: { dataDir: ctx.config.dataDir, usage: ctx.usage },
+      files: { store: ctx.files, usage: ctx.usage },
     }),
   );
   app.addHook('onClose', async () => {

@@ -5,7 +5,7 @@ import { toFrame } from '@loggerhead/can/protocol/batch.ts';
 import { type DownloadCreate, type DownloadProgress, DownloadStatus } from '@loggerhead/contract';
 import type { BytesCodec } from '../../db/bytea.ts';
 import type { RawSql } from '../../db/client.ts';
-import type { LocalFileStore } from '../../files/file-store.ts';
+import type { FileStore } from '../../files/file-store.ts';
 import type { Auth } from '../../lib/auth.ts';
 import { ApiError, badRequest, forbidden, notFound } from '../../lib/errors.ts';
 import { INTERRUPTED, type RecoveryPass } from '../../lib/job-leases.ts';
@@ -59,7 +59,7 @@ export function toProgress(r: DownloadRow): DownloadProgress {
  */
 export function downloadsService(
   raw: RawSql,
-  files: LocalFileStore,
+  files: FileStore,
   log: { error: (o: object, m: string) => void },
   codec?: BytesCodec,
   /** This server copy's id (`ctx.jobs.owner`): the export rows it runs name it. */
@@ -143,18 +143,20 @@ export function downloadsService(
         if (mf4) {
           await fh.write(mf4.end());
           const head = mf4.header?.() ?? new Uint8Array(0);
-          await fh.write(head, 0, head.length, 0);
+          await fh.writeAt(head, 0);
         }
-      } finally {
-        await fh.close();
+      } catch (e) {
+        await fh.abort();
+        throw e;
       }
+      await fh.close();
       check();
       const kept = await repo.progress(id, {
         status: DownloadStatus.done,
         process_rate: 100,
         output_count: out,
         data_count: out,
-        data_bytes: await files.size(key),
+        data_bytes: (await files.size(key)) ?? 0,
         estimated_time: 0,
         file_path: key,
         file_name: exportFileName(await deviceNames(auth, thingsId), thingsId, body.begin_time, body.end_time, EXT[body.format]),
@@ -219,7 +221,9 @@ export function downloadsService(
       const r = await repo.get(auth, thingsId, id);
       if (!r) throw notFound('Download not found');
       if (r.status !== DownloadStatus.done || !r.file_path) throw new ApiError(409, 'data.not-ready');
-      return { stream: files.stream(r.file_path), name: r.file_name ?? `${id}.${EXT[r.format]}`, size: Number(r.data_bytes) };
+      const file = await files.open(r.file_path);
+      if (!file) throw notFound('The export file is gone');
+      return { stream: file.stream, name: r.file_name ?? `${id}.${EXT[r.format]}`, size: file.size };
     },
     /** Cancels (or, once done, deletes) an export: only the user who started it, or one who may change the device. */
     async cancel(auth: Auth, thingsId: string, id: string): Promise<void> {

@@ -14,7 +14,7 @@ export function quickDeleteRoutes(app: LoggerheadApp, ctx: AppContext) {
   const svc = quickDeleteService({
     raw: ctx.database.raw,
     events: ctx.events,
-    dataDir: ctx.config.dataDir,
+    files: ctx.files,
     reauth: (auth, password) => ctx.control.reauth(auth, password),
     packages: ctx.packages,
     usage: ctx.usage,

@@ -1,12 +1,11 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { type QuickDeleteRequest, QuickDeleteRequestSchema, QuickDeleteStatus, type QuickDeleteTask } from '@loggerhead/contract';
 import type { RawSql } from '../../db/client.ts';
+import type { FileStore } from '../../files/file-store.ts';
 import type { Auth } from '../../lib/auth.ts';
 import { ApiError, forbidden, notFound } from '../../lib/errors.ts';
 import type { EventBus } from '../../lib/events.ts';
 import type { RecoveryPass } from '../../lib/job-leases.ts';
-import { safeName } from '../recall/recall.service.ts';
+import { recalledKey } from '../recall/recall.service.ts';
 import { requireDevice } from '../things/things.access.ts';
 import {
   type QuickDeleteRepository,
@@ -19,7 +18,8 @@ import {
 export interface QuickDeleteDeps {
   raw: RawSql;
   events: EventBus;
-  dataDir: string;
+  /** The file store (recalled files are under `recall/`). */
+  files: FileStore;
   /** Password re-confirmation of the caller (wrong tries count toward the lock-out). */
   reauth: (auth: Auth, password: string) => Promise<void>;
   packages: { load(tenantId: string): Promise<{ quick_delete_things_list: unknown[] }> };
@@ -64,13 +64,13 @@ export function toTask(r: QuickDeleteRow): QuickDeleteTask {
  * `recall` folder) and gives their bytes back to each device's capacity. Returns the bytes freed.
  */
 export async function removeRecalledFiles(
-  deps: Pick<QuickDeleteDeps, 'dataDir' | 'usage'>,
+  deps: Pick<QuickDeleteDeps, 'files' | 'usage'>,
   tenantId: string,
   files: RecalledFile[],
 ): Promise<number> {
   const freed = new Map<string, number>();
   for (const f of files) {
-    await fs.promises.rm(path.join(deps.dataDir, 'recall', tenantId, safeName(f.name)), { force: true });
+    await deps.files.remove(recalledKey(tenantId, f.name));
     freed.set(f.things_id, (freed.get(f.things_id) ?? 0) + f.size);
   }
   let total = 0;

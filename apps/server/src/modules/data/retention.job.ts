@@ -1,7 +1,6 @@
-import path from 'node:path';
 import { PACKAGE_DEFAULTS } from '@loggerhead/contract';
 import type { RawSql } from '../../db/client.ts';
-import { LocalFileStore } from '../../files/file-store.ts';
+import type { FileStore } from '../../files/file-store.ts';
 import { type ChunkWriter, dayOf } from '../../ingest/chunk-writer.ts';
 import { quickDeleteRepository } from './quick-delete.repository.ts';
 import { removeRecalledFiles } from './quick-delete.service.ts';
@@ -51,15 +50,15 @@ export interface RetentionDeps {
   /** Decoded signals: `purgeBefore(tenantId, beforeMs)` gives their bytes back to the capacity. */
   signals?: { purgeBefore(tenantId: string, beforeMs: number): Promise<number> };
   /** Files: recalled SD-card files (`recall/`) and export files (`files/`) under the data directory. */
-  files?: { dataDir: string; usage: { add(tenantId: string, thingsId: string, bytes: number): Promise<void> } };
+  files?: { store: FileStore; usage: { add(tenantId: string, thingsId: string, bytes: number): Promise<void> } };
 }
 
 /**
  * Export tasks that ended (or, left by a stopped server, started) more than EXPORT_KEEP_MS ago go,
  * rows and files: a download is taken at once, the task is no history.
  */
-export async function sweepExports(raw: RawSql, dataDir: string, now = Date.now()) {
-  const store = new LocalFileStore(path.join(dataDir, 'files'));
+export async function sweepExports(raw: RawSql, files: FileStore, now = Date.now()) {
+  const store = files.under('files');
   const gone = await retentionRepository(raw).deleteEndedExports(now - EXPORT_KEEP_MS);
   for (const file of gone) if (file) await store.remove(file);
   return gone.length;
@@ -101,9 +100,9 @@ export async function sweepRetention(deps: RetentionDeps, now = Date.now()) {
     if (deps.files) {
       const gone = await files.deleteFilesStoredBefore(t.id, beforeMs);
       recalled += gone.length;
-      await removeRecalledFiles(deps.files, t.id, gone);
+      await removeRecalledFiles({ files: deps.files.store, usage: deps.files.usage }, t.id, gone);
     }
   }
-  const exports = deps.files ? await sweepExports(raw, deps.files.dataDir, now) : 0;
+  const exports = deps.files ? await sweepExports(raw, deps.files.store, now) : 0;
   return { partitions, chunks: frames, recalled, exports };
 }

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Ecu, EcuCreate, EcuFileType, FaultCode } from '@loggerhead/contract';
 import type { RawSql } from '../../db/client.ts';
+import type { FileStore } from '../../files/file-store.ts';
 import type { Auth } from '../../lib/auth.ts';
 import { ApiError, badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { type EcuRow, ecuRepository, type FileRow, type NewEcu } from './ecu.repository.ts';
@@ -57,9 +56,9 @@ const nameUsed = () => conflict('can-dtu-10012', undefined, 'name');
  * ECUs of a tenant (spec §3: addresses, frame type, DTC file, firmware package, unlock file) and
  * their files: fault-code lists (CSV/JSON import), firmware packages, unlock (seed/key) files.
  */
-export function ecuService(raw: RawSql, dataDir: string) {
+export function ecuService(raw: RawSql, store: FileStore) {
   const repo = ecuRepository(raw);
-  const dir = (tenantId: string) => path.join(dataDir, 'candtu', tenantId);
+  const keyOf = (tenantId: string, id: string) => `candtu/${tenantId}/${id}.bin`;
 
   async function fileOf(auth: Auth, id: string, type: EcuFileType): Promise<FileRow> {
     const row = await repo.file(auth.tenantId, id, type);
@@ -154,15 +153,20 @@ export function ecuService(raw: RawSql, dataDir: string) {
         if (unique(err)) throw nameUsed();
         throw err;
       }
-      await fs.promises.mkdir(dir(auth.tenantId), { recursive: true });
-      await fs.promises.writeFile(path.join(dir(auth.tenantId), `${id}.bin`), file.bytes);
+      try {
+        await store.put(keyOf(auth.tenantId, id), file.bytes);
+      } catch (e) {
+        // No file row without its bytes.
+        await repo.removeFile(auth.tenantId, id);
+        throw e;
+      }
       return toFile(await fileOf(auth, id, type));
     },
 
     async removeFile(auth: Auth, id: string) {
       if ((await repo.fileUsers(auth.tenantId, id)).length) throw conflict('can-dtu-10011');
       if (!(await repo.removeFile(auth.tenantId, id))) throw new ApiError(404, 'can-dtu.10005');
-      await fs.promises.rm(path.join(dir(auth.tenantId), `${id}.bin`), { force: true });
+      await store.remove(keyOf(auth.tenantId, id));
     },
 
     async faultCodes(auth: Auth, id: string): Promise<FaultCode[]> {
@@ -175,7 +179,9 @@ export function ecuService(raw: RawSql, dataDir: string) {
 
     async firmwareBytes(auth: Auth, id: string): Promise<Uint8Array> {
       await fileOf(auth, id, 'firmware');
-      return fs.promises.readFile(path.join(dir(auth.tenantId), `${id}.bin`));
+      const bytes = await store.get(keyOf(auth.tenantId, id));
+      if (!bytes) throw new ApiError(404, 'can-dtu.10005');
+      return bytes;
     },
   };
 }

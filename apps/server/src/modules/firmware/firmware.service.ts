@@ -1,9 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import { type ErrorCode, type Firmware, Operations, type Upgrade, versionNum } from '@loggerhead/contract';
 import type { RawSql } from '../../db/client.ts';
 import { epochMs as ms } from '../../db/rows.ts';
+import type { FileStore } from '../../files/file-store.ts';
 import type { Auth } from '../../lib/auth.ts';
 import { ApiError, badRequest, conflict, notFound } from '../../lib/errors.ts';
 import type { EventBus } from '../../lib/events.ts';
@@ -59,7 +58,8 @@ export interface FirmwareDeps {
   raw: RawSql;
   commands: CommandService;
   events: EventBus;
-  dataDir: string;
+  /** The file store: images under `firmware/<id>.bin`. */
+  files: FileStore;
   publicUrl: () => string;
   /** This server copy's id (`ctx.jobs.owner`): the upgrades it starts name it. */
   owner?: string;
@@ -74,8 +74,8 @@ export function firmwareService(deps: FirmwareDeps) {
   const { raw, commands, events } = deps;
   const repo = firmwareRepository(raw);
   const owner = deps.owner ?? null;
-  const dir = path.join(deps.dataDir, 'firmware');
-  const fileOf = (id: string) => path.join(dir, `${id}.bin`);
+  const files = deps.files;
+  const fileOf = (id: string) => `firmware/${id}.bin`;
 
   async function visible(auth: Auth, id: string): Promise<FirmwareRow> {
     const row = await repo.visible(auth.tenantId, id);
@@ -174,8 +174,13 @@ export function firmwareService(deps: FirmwareDeps) {
         if ((e as { code?: string }).code === '23505') throw conflict('firmware.exists', undefined, 'version');
         throw e;
       }
-      await fs.promises.mkdir(dir, { recursive: true });
-      await fs.promises.writeFile(fileOf(id), file.bytes);
+      try {
+        await files.put(fileOf(id), file.bytes);
+      } catch (e) {
+        // No firmware row without its image.
+        await repo.remove(auth.tenantId, id);
+        throw e;
+      }
       return toFirmware(await visible(auth, id));
     },
 
@@ -183,7 +188,7 @@ export function firmwareService(deps: FirmwareDeps) {
       for (const id of ids) {
         if (await repo.installing(id)) throw conflict('firmware.in-use');
         if (!(await repo.remove(auth.tenantId, id))) throw notFound('Firmware not found');
-        await fs.promises.rm(fileOf(id), { force: true });
+        await files.remove(fileOf(id));
       }
     },
 
@@ -261,7 +266,9 @@ export function firmwareService(deps: FirmwareDeps) {
     async download(token: string) {
       const row = await repo.download(token);
       if (!row) throw notFound('Unknown or finished upgrade');
-      return { size: Number(row.size), name: row.file_name, stream: fs.createReadStream(fileOf(row.firmware_id)) };
+      const image = await files.open(fileOf(row.firmware_id));
+      if (!image) throw notFound('The firmware image is gone');
+      return { size: image.size, name: row.file_name, stream: image.stream };
     },
 
     /** Each second: start scheduled upgrades that are due; end those whose command timed out. */

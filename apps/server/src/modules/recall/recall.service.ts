@@ -1,9 +1,8 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import { MAX_BATCH_RECALL, Operations, type RecallFileEntry, type RecallTask } from '@loggerhead/contract';
 import type { RawSql } from '../../db/client.ts';
 import { epochMs as ms } from '../../db/rows.ts';
+import type { FileStore } from '../../files/file-store.ts';
 import type { Auth } from '../../lib/auth.ts';
 import { ApiError, badRequest, notFound } from '../../lib/errors.ts';
 import { INTERRUPTED, type RecoveryPass } from '../../lib/job-leases.ts';
@@ -15,7 +14,8 @@ import { type FileRow, type RecallRepository, recallRepository, type TaskRow } f
 export interface RecallDeps {
   raw: RawSql;
   commands: CommandService;
-  dataDir: string;
+  /** The file store: recalled files under `recall/<tenant>/`, parts being received under `recall/<tenant>/.parts/`. */
+  files: FileStore;
   /** Base URL devices reach the server at (PUBLIC_URL). */
   publicUrl: () => string;
   usage: { add(tenantId: string, thingsId: string, bytes: number): Promise<void> };
@@ -38,6 +38,8 @@ const entry = (f: Partial<RecallFileEntry>): RecallFileEntry => ({
 /** Device file names become safe local names: no directories, only [A-Za-z0-9._-]. */
 export const safeName = (s: string) => s.replace(/[^\w.-]/g, '_').slice(0, 200);
 export const storedName = (thingsId: string, filename: string) => `${thingsId}_${safeName(filename)}`;
+/** Store key of a recalled file. */
+export const recalledKey = (tenantId: string, name: string) => `recall/${tenantId}/${safeName(name)}`;
 export const downloadUrl = (name: string) => `/v1/filemanager/upload/commonfile/${encodeURIComponent(name)}`;
 
 function toTask(r: TaskRow): RecallTask {
@@ -77,9 +79,9 @@ const toFile = (f: FileRow) => ({
  */
 export function recallService(deps: RecallDeps, repo: RecallRepository = recallRepository(deps.raw)) {
   const { raw, commands } = deps;
-  const root = path.join(deps.dataDir, 'recall');
-  const filePath = (tenantId: string, name: string) => path.join(root, tenantId, safeName(name));
-  const partPath = (tenantId: string, taskId: string) => path.join(root, tenantId, '.parts', `${taskId}.part`);
+  const files = deps.files;
+  const filePath = recalledKey;
+  const partPath = (tenantId: string, taskId: string) => `recall/${tenantId}/.parts/${taskId}.part`;
 
   async function checkSize(auth: Auth, thingsId: string, filename: string, size: number | undefined) {
     const listed = size ?? (await repo.listedSize(auth.tenantId, thingsId, filename));
@@ -135,26 +137,24 @@ export function recallService(deps: RecallDeps, repo: RecallRepository = recallR
     const part = partPath(task.tenant_id, task.id);
     if (resp.code !== 0) {
       await repo.finish(task.id, 'failed', resp.code === 1 ? 'recall.001' : null, resp.message ?? 'The device could not send the file');
-      await fs.promises.rm(part, { force: true });
+      await files.removeParts(part);
       return;
     }
     const p = (resp.payload ?? {}) as { size?: number; sha256?: string; time?: number };
-    const stat = await fs.promises.stat(part).catch(() => null);
-    if (!stat || typeof p.size !== 'number') {
+    const bytes = await files.readParts(part);
+    if (!bytes || typeof p.size !== 'number') {
       await repo.finish(task.id, 'failed', 'recall.002', 'No URL and no part information for this file');
       return;
     }
-    const bytes = await fs.promises.readFile(part);
     const sha = createHash('sha256').update(bytes).digest('hex');
     if (bytes.length !== p.size || (p.sha256 && p.sha256 !== sha)) {
       await repo.finish(task.id, 'failed', 'recall.bad-upload', `Received ${bytes.length} bytes, the device sent ${p.size}`);
-      await fs.promises.rm(part, { force: true });
+      await files.removeParts(part);
       return;
     }
     const name = storedName(task.things_id, task.filename);
-    const dest = filePath(task.tenant_id, name);
-    await fs.promises.mkdir(path.dirname(dest), { recursive: true });
-    await fs.promises.rename(part, dest);
+    await files.put(filePath(task.tenant_id, name), bytes);
+    await files.removeParts(part);
     const { previous } = await repo.upsertFile({
       tenant_id: task.tenant_id,
       things_id: task.things_id,
@@ -191,8 +191,7 @@ export function recallService(deps: RecallDeps, repo: RecallRepository = recallR
       n += await repo.failUnsent(pass.dead(), INTERRUPTED.code, INTERRUPTED.message);
       for (const t of await repo.answeredOpen(pass.startup && pass.alone ? 0 : ANSWER_SETTLED_S)) {
         n++;
-        const part = await fs.promises.stat(partPath(t.tenant_id, t.id)).catch(() => null);
-        if (part) {
+        if ((await files.partsSize(partPath(t.tenant_id, t.id))) > 0) {
           const c = t.command;
           await finishUpload(c, {
             correlation_id: c.correlation_id,
@@ -276,7 +275,7 @@ export function recallService(deps: RecallDeps, repo: RecallRepository = recallR
       if (!t) throw notFound('Recall not found');
       const done = await repo.finish(t.id, 'cancelled', null, 'cancelled by user');
       if (t.correlation_id) await commands.cancel(auth, thingsId, t.correlation_id).catch(() => {});
-      await fs.promises.rm(partPath(t.tenant_id, t.id), { force: true });
+      await files.removeParts(partPath(t.tenant_id, t.id));
       return toTask(done ?? t);
     },
 
@@ -297,10 +296,9 @@ export function recallService(deps: RecallDeps, repo: RecallRepository = recallR
       const t = await repo.byToken(token);
       if (!t) throw notFound('Unknown or finished upload');
       const part = partPath(t.tenant_id, t.id);
-      await fs.promises.mkdir(path.dirname(part), { recursive: true });
-      const have = (await fs.promises.stat(part).catch(() => null))?.size ?? 0;
+      const have = await files.partsSize(part);
       if (offset !== have) throw new ApiError(409, 'recall.bad-upload', `Expected offset ${have}`, { details: { received: have } });
-      await fs.promises.appendFile(part, body);
+      await files.appendPart(part, offset, body);
       const received = have + body.length;
       await repo.progress(t.id, received, total);
       return { received };
@@ -309,8 +307,7 @@ export function recallService(deps: RecallDeps, repo: RecallRepository = recallR
     async uploadStatus(token: string) {
       const t = await repo.byToken(token);
       if (!t) throw notFound('Unknown or finished upload');
-      const have = (await fs.promises.stat(partPath(t.tenant_id, t.id)).catch(() => null))?.size ?? 0;
-      return { received: have };
+      return { received: await files.partsSize(partPath(t.tenant_id, t.id)) };
     },
 
     async files(auth: Auth, thingsId: string | null) {
@@ -323,15 +320,16 @@ export function recallService(deps: RecallDeps, repo: RecallRepository = recallR
       const f = await repo.file(auth.tenantId, name);
       if (!f) throw new ApiError(404, 'recall.002', 'No URL and no part information for this file');
       await requireDevice(raw, auth, f.things_id, 'read');
-      const p = filePath(auth.tenantId, f.name);
-      return { file: toFile(f), path: p, stream: fs.createReadStream(p) };
+      const opened = await files.open(filePath(auth.tenantId, f.name));
+      if (!opened) throw new ApiError(404, 'recall.002', 'No URL and no part information for this file');
+      return { file: toFile(f), stream: opened.stream };
     },
 
     async remove(auth: Auth, name: string) {
       const f = await repo.file(auth.tenantId, name);
       if (!f) throw notFound('File not found');
       await requireDevice(raw, auth, f.things_id, 'write');
-      await fs.promises.rm(filePath(auth.tenantId, f.name), { force: true });
+      await files.remove(filePath(auth.tenantId, f.name));
       await repo.removeFile(auth.tenantId, f.name);
       await deps.usage.add(auth.tenantId, f.things_id, -Number(f.size));
     },
@@ -341,11 +339,9 @@ export function recallService(deps: RecallDeps, repo: RecallRepository = recallR
       if (!f) throw notFound('File not found');
       // Importing writes the device's history: checked before the file is even read.
       await requireDevice(raw, auth, f.things_id, 'write');
-      const p = filePath(auth.tenantId, f.name);
-      await fs.promises.access(p).catch(() => {
-        throw new ApiError(404, 'recall.002', 'No URL and no part information for this file');
-      });
-      return deps.importLog(auth, f.things_id, { name: f.filename, bytes: fs.createReadStream(p, { highWaterMark: 1 << 20 }) });
+      const opened = await files.open(filePath(auth.tenantId, f.name));
+      if (!opened) throw new ApiError(404, 'recall.002', 'No URL and no part information for this file');
+      return deps.importLog(auth, f.things_id, { name: f.filename, bytes: opened.stream });
     },
   };
 }

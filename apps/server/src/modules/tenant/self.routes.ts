@@ -1,7 +1,6 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { AVATAR_MAX_BYTES, ErrorResponseSchema, Routes } from '@loggerhead/contract';
 import type { LoggerheadApp } from '../../app.ts';
+import type { FileStore } from '../../files/file-store.ts';
 import { requireAuth } from '../../lib/auth.ts';
 import { ApiError } from '../../lib/errors.ts';
 import { route } from '../../lib/route.ts';
@@ -12,7 +11,7 @@ const errors = { 400: ErrorResponseSchema, 403: ErrorResponseSchema };
 const withErrors = { tags, errors };
 
 /** The caller's own account: spec §7 "Self" calls. */
-export function selfRoutes(app: LoggerheadApp, svc: SelfService, avatarDir: string) {
+export function selfRoutes(app: LoggerheadApp, svc: SelfService, avatars: FileStore) {
   const R = Routes.self;
   route(app, R.get, { tags }, (req) => svc.get(requireAuth(req.auth)));
 
@@ -46,11 +45,15 @@ export function selfRoutes(app: LoggerheadApp, svc: SelfService, avatarDir: stri
 
   // Avatars are shown by <img> tags, which send no bearer token: names are random and unguessable.
   route(app, R.avatar, { tags }, async (req, reply) => {
-    const full = path.join(avatarDir, req.params.file);
-    if (!fs.existsSync(full)) throw new ApiError(404);
-    const ext = path.extname(full).slice(1);
+    const image = await avatars.open(req.params.file);
+    if (!image) throw new ApiError(404);
+    const ext = req.params.file.slice(req.params.file.lastIndexOf('.') + 1);
     const type = ext === 'jpg' ? 'image/jpeg' : `image/${ext}`;
-    return reply.header('content-type', type).header('cache-control', 'private, max-age=86400').send(fs.createReadStream(full));
+    return reply
+      .header('content-type', type)
+      .header('content-length', image.size)
+      .header('cache-control', 'private, max-age=86400')
+      .send(image.stream);
   });
 
   route(app, R.tenant, { tags }, (req) => svc.getTenant(requireAuth(req.auth)));

@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
 import {
   type ChangeEmailRequestSchema,
@@ -23,6 +22,7 @@ import {
 } from '@loggerhead/contract';
 import type { z } from 'zod';
 import { epochMs as ms } from '../../db/rows.ts';
+import type { FileStore } from '../../files/file-store.ts';
 import type { Auth } from '../../lib/auth.ts';
 import { ApiError, forbidden, notFound } from '../../lib/errors.ts';
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
@@ -73,7 +73,8 @@ export function assertWritable(auth: Auth) {
 export function selfService(deps: {
   accounts: AccountsRepository;
   codes: VerificationService;
-  avatarDir: string;
+  /** The file store of avatar images (`ctx.files.under('avatars')`). */
+  avatars: FileStore;
   /** Days the tenant's package keeps data (null = for ever). */
   retentionLimit: (tenantId: string) => Promise<number | null>;
 }) {
@@ -213,19 +214,18 @@ export function selfService(deps: {
       if (user.is_manager && !user.parent_user_id) await accounts.updateTenant(auth.tenantId, { email });
     },
 
-    /** Stores the image under DATA_DIR/avatars with an unguessable name; the old file goes. */
+    /** Stores the image in the avatar store with an unguessable name; the old file goes. */
     async setAvatar(auth: Auth, data: Buffer, mimetype: string): Promise<{ avatar: string }> {
       assertWritable(auth);
       const kind = sniffImage(data);
       if (!mimetype.startsWith('image/') || !kind) throw new ApiError(415, 'http.415', 'Only PNG, JPEG, GIF or WebP images');
       const { user } = await load(auth);
-      fs.mkdirSync(deps.avatarDir, { recursive: true });
       const file = `${crypto.randomBytes(16).toString('hex')}.${kind}`;
-      await fs.promises.writeFile(path.join(deps.avatarDir, file), data);
+      await deps.avatars.put(file, data);
       const avatar = AVATAR_URL_PREFIX + file;
       await accounts.updateUser(auth.tenantId, auth.userId, { avatar });
       if (user.avatar?.startsWith(AVATAR_URL_PREFIX)) {
-        await fs.promises.rm(path.join(deps.avatarDir, path.basename(user.avatar)), { force: true });
+        await deps.avatars.remove(path.posix.basename(user.avatar));
       }
       return { avatar };
     },

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { TENANT_STATUS } from '@loggerhead/contract';
 import type { AppContext, LoggerheadApp } from '../../app.ts';
 import { accountsRepository } from './accounts.repository.ts';
@@ -49,9 +48,9 @@ export async function tenantModule(app: LoggerheadApp, ctx: AppContext) {
   ctx.control.useCodeVerifier(async (mobile, code) => (await codes.check(1, mobile, 'login', code, true)) === 'ok');
   if (ctx.config.experience) await ensureExperienceTenant(raw);
 
-  const avatarDir = path.join(ctx.config.dataDir, 'avatars');
+  const avatars = ctx.files.under('avatars');
   const retentionLimit = async (tenantId: string) => (await ctx.packages.load(tenantId)).maximum_data_retention_days;
-  selfRoutes(app, selfService({ accounts, codes, avatarDir, retentionLimit }), avatarDir);
+  selfRoutes(app, selfService({ accounts, codes, avatars, retentionLimit }), avatars);
   publicRoutes(app, registrationService({ raw, accounts, codes }), codes);
   subUsersRoutes(app, subUsersService({ raw, accounts }));
   customizationRoutes(app, customizationRepository(raw));

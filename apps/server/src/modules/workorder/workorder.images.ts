@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import { WORK_ORDER_IMAGE_MAX_BYTES, type WorkOrderImage } from '@loggerhead/contract';
+import type { FileStore } from '../../files/file-store.ts';
 import type { Auth } from '../../lib/auth.ts';
 import { ApiError, forbidden, notFound } from '../../lib/errors.ts';
 import type { WorkOrderRepository } from './workorder.repository.ts';
@@ -19,9 +19,9 @@ export function sniffImage(b: Uint8Array): { mime: string; ext: string } | null 
   return null;
 }
 
-/** Work-order images under DATA_DIR/workorders/<tenant>/. */
-export function workOrderImages(dataDir: string, repo: WorkOrderRepository) {
-  const root = path.join(dataDir, 'workorders');
+/** Work-order images in the file store under `workorders/<tenant>/`. */
+export function workOrderImages(files: FileStore, repo: WorkOrderRepository) {
+  const root = files.under('workorders');
 
   return {
     async save(auth: Auth, tenantId: string, file: { name: string; bytes: Buffer }): Promise<WorkOrderImage> {
@@ -32,9 +32,8 @@ export function workOrderImages(dataDir: string, repo: WorkOrderRepository) {
       const kind = sniffImage(file.bytes);
       if (!kind) throw new ApiError(415, 'workorder.image-invalid');
       const id = randomUUID();
-      const rel = path.join(tenantId, `${id}.${kind.ext}`);
-      await fs.mkdir(path.join(root, tenantId), { recursive: true });
-      await fs.writeFile(path.join(root, rel), file.bytes);
+      const rel = `${tenantId}/${id}.${kind.ext}`;
+      await root.put(rel, file.bytes);
       const name = path.basename(file.name || `image.${kind.ext}`).slice(0, 128);
       await repo.insertImage({ id, tenantId, uploaderId: auth.userId, name, mime: kind.mime, size: file.bytes.length, path: rel });
       return { id, name, size: file.bytes.length, mime: kind.mime };
@@ -47,7 +46,7 @@ export function workOrderImages(dataDir: string, repo: WorkOrderRepository) {
     async read(tenantId: string | null, id: string, canSee: (workOrderId: string | null, uploaderId: string | null) => Promise<boolean>) {
       const row = await repo.image(tenantId, id);
       if (!row || !(await canSee(row.work_order_id, row.uploader_id))) throw notFound('Image not found');
-      const bytes = await fs.readFile(path.join(root, row.path)).catch(() => null);
+      const bytes = await root.get(row.path);
       if (!bytes) throw notFound('Image not found');
       return { mime: row.mime, name: row.name, bytes };
     },

@@ -12,7 +12,7 @@ export function buildWorkOrderService(ctx: AppContext, applyCapacity?: CapacityA
     repo,
     messages: ctx.messages,
     events: ctx.events,
-    images: workOrderImages(ctx.config.dataDir, repo),
+    images: workOrderImages(ctx.files, repo),
     applyCapacity,
   });
 }

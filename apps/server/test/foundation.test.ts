@@ -135,21 +135,39 @@ describe('config', () => {
     expect(c.mqttUrl).toBeNull();
     expect(c.timeZone).toBe(Intl.DateTimeFormat().resolvedOptions().timeZone);
     expect(loadConfig({ TIME_ZONE: 'Asia/Shanghai' }, '/srv').timeZone).toBe('Asia/Shanghai');
+    expect(c.s3).toBeNull();
+  });
+
+  it('reads the S3 file store settings, path-style by default for an S3-compatible server', () => {
+    const env = { S3_BUCKET: 'lh', S3_URL: 'http://minio:9000', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's' };
+    expect(loadConfig(env).s3).toEqual({
+      url: 'http://minio:9000',
+      bucket: 'lh',
+      region: 'us-east-1',
+      accessKeyId: 'k',
+      secretAccessKey: 's',
+      pathStyle: true,
+      prefix: '',
+    });
+    expect(loadConfig({ S3_BUCKET: 'lh' }).s3).toMatchObject({ url: null, pathStyle: false, accessKeyId: null });
   });
 
   it.each([
-    ['PORT', 'eighty'],
-    ['MQTT_PORT', '70000'],
-    ['DATABASE_URL', 'mysql://x'],
-    ['MQTT_URL', 'not a url'],
-    ['SMTP_URL', 'http://mail'],
-    ['PUBLIC_URL', 'ftp://x'],
-    ['LOGGERHEAD_ADMIN_PASSWORD', 'short'],
-    ['TIME_ZONE', 'Mars/Olympus_Mons'],
-  ])('refuses a wrong %s naming the variable', (name, value) => {
+    ['PORT', 'eighty', {}],
+    ['MQTT_PORT', '70000', {}],
+    ['DATABASE_URL', 'mysql://x', {}],
+    ['MQTT_URL', 'not a url', {}],
+    ['SMTP_URL', 'http://mail', {}],
+    ['PUBLIC_URL', 'ftp://x', {}],
+    ['LOGGERHEAD_ADMIN_PASSWORD', 'short', {}],
+    ['TIME_ZONE', 'Mars/Olympus_Mons', {}],
+    ['S3_BUCKET', undefined, { S3_URL: 'http://minio:9000' }],
+    ['S3_URL', 'ftp://minio', { S3_BUCKET: 'lh' }],
+    ['S3_SECRET_ACCESS_KEY', undefined, { S3_BUCKET: 'lh', S3_ACCESS_KEY_ID: 'k' }],
+  ] as [string, string | undefined, Record<string, string>?][])('refuses a wrong %s naming the variable', (name, value, others) => {
     let err: unknown;
     try {
-      loadConfig({ [name]: value });
+      loadConfig({ ...(others ?? {}), ...(value === undefined ? {} : { [name]: value }) });
     } catch (e) {
       err = e;
     }

@@ -28,4 +28,5 @@ export * from './schemas/uds.ts';
 export * from './schemas/dashboard.ts';
 export * from './schemas/testmgmt.ts';
 export * from './schemas/org.ts';
+export * from './schemas/models.ts';
 export * from './routes/index.ts';

@@ -43,7 +43,7 @@ export const MENU_GRANTS: Partial<Record<MenuKey, readonly PermissionKey[]>> = {
   ecu: ['candtu:ecu:query'],
   fence: ['fence:fence:query'],
   workorder: ['workorder:workorder:query', 'workorder:workorder:create'],
-  'device-type': ['things:info-model:query'],
+  'device-type': ['things:info-model:query', 'mapping:function-block:query', 'mapping:category:query'],
   // Labels: the registry; Device groups: groups, their devices and commands (the device picker too).
   label: ['tenant:label:query', 'things:things:page'],
   group: ['group:group:query', 'things:things:page'],

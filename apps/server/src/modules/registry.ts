@@ -16,6 +16,7 @@ import { groupRoutes } from './group/group.routes.ts';
 import { healthRoutes } from './health/health.routes.ts';
 import { labelRoutes } from './label/label.routes.ts';
 import { mappingRoutes } from './mapping/mapping.routes.ts';
+import { modelsRoutes } from './models/models.routes.ts';
 import { messageLiveRoutes } from './message/message.live.ts';
 import { messageRoutes } from './message/message.routes.ts';
 import { noticeRoutes } from './notice/notice.routes.ts';
@@ -55,6 +56,7 @@ export const modules: ModuleRegistrar[] = [
   (app, ctx) => thingsRoutes(app, ctx),
   (app, ctx) => labelRoutes(app, ctx),
   (app, ctx) => deviceTypeSchemaRoutes(app, ctx),
+  (app, ctx) => modelsRoutes(app, ctx),
   (app, ctx) => dataRoutes(app, ctx),
   (app, ctx) => dashboardRoutes(app, ctx),
   (app, ctx) => panelRoutes(app, ctx),

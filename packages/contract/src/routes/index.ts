@@ -28,6 +28,7 @@
  * - billing (packages, capacity usage, capacity requests, the TPS estimator): ./billing.ts
  * - testmgmt (test management: analysis scripts, routines, runs and reports): ./testmgmt.ts
  * - live (the console's WebSockets: devices' live data, the message bell, a device's remote operations): ./live.ts
+ * - functionBlocks, modelCategories, infoModels (device models: function blocks, categories, info models): ./models.ts
  * - labels (the tenant's label registry) and groups (device groups, bind/unbind, group commands): ./org.ts
  * - tenant: self (the caller's own account and tenant), registration (calls before login: codes,
  *   registration, forgotten password), subUsers, tenantAdmin (tenants, system side) and
@@ -54,6 +55,7 @@ import { HealthRoutes } from './health.ts';
 import { LiveRoutes } from './live.ts';
 import { MappingRoutes } from './mapping.ts';
 import { MessageRoutes } from './message.ts';
+import { FunctionBlockRoutes, InfoModelRoutes, ModelCategoryRoutes } from './models.ts';
 import { NoticeRoutes } from './notice.ts';
 import { NotificationRoutes } from './notification.ts';
 import { OpLogRoutes } from './oplog.ts';
@@ -85,6 +87,7 @@ export { HealthRoutes } from './health.ts';
 export { LiveRoutes } from './live.ts';
 export { MappingRoutes } from './mapping.ts';
 export { MessageRoutes } from './message.ts';
+export { FunctionBlockRoutes, InfoModelRoutes, ModelCategoryRoutes } from './models.ts';
 export { NoticeRoutes } from './notice.ts';
 export { NotificationRoutes } from './notification.ts';
 export { OpLogRoutes } from './oplog.ts';
@@ -136,4 +139,7 @@ export const Routes = {
   oidc: OidcRoutes,
   labels: LabelRoutes,
   groups: GroupRoutes,
+  functionBlocks: FunctionBlockRoutes,
+  modelCategories: ModelCategoryRoutes,
+  infoModels: InfoModelRoutes,
 } as const;

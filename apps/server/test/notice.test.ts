@@ -111,6 +111,21 @@ describe('announcements (notices)', () => {
     expect(await active(a.manager, 'currentTime=2031-04-15T00:00:00Z&platform=0')).toEqual(['Spring 2', 'Spring']);
   });
 
+  it('takes the caller’s tenant platform when the query names none', async () => {
+    const c = await makeTenant(t.app, t.database);
+    await t.database.raw.query('update tenants set platform = 1 where id = $1', [c.id]);
+    await create({ title: 'Only extension', platform: 1, startTime: '2032-03-01T00:00:00Z', endTime: '2032-06-01T00:00:00Z' });
+    await create({ title: 'Only standard', platform: 0, startTime: '2032-03-01T00:00:00Z', endTime: '2032-06-01T00:00:00Z' });
+    const at = 'currentTime=2032-04-01T00:00:00Z';
+    // notices of every platform from other tests may show too; only the targeted ones are compared
+    const mine = async (u: { id: string; auth: string }, q: string) => (await active(u, q)).filter((x) => x.startsWith('Only '));
+    expect(await mine(c.manager, at)).toEqual(['Only extension']);
+    expect(await mine(c.sub, at)).toEqual(['Only extension']);
+    expect(await mine(b.manager, at)).toEqual(['Only standard']);
+    // a platform in the query still wins
+    expect(await mine(b.manager, `${at}&platform=1`)).toEqual(['Only extension']);
+  });
+
   it('shows the upgrade notice ahead of its window and lets a user hide it once per version', async () => {
     // spec §9: window 2023-01-06 09:00 to 14:00 (China time), version v1.3.1
     const v131 = await create({

@@ -120,6 +120,12 @@ export function noticeRepository(raw: RawSql) {
       return { rows: list.rows, total: Number(total.rows[0].n) };
     },
 
+    /** The platform (0 standard, 1 extension) of a tenant; null when there is no such tenant. */
+    async tenantPlatform(tenantId: string): Promise<number | null> {
+      const { rows } = await raw.query<{ platform: number }>('select platform from tenants where id = $1 limit 1', [tenantId]);
+      return rows[0] ? Number(rows[0].platform) : null;
+    },
+
     async userExists(userId: string): Promise<boolean> {
       const { rows } = await raw.query('select id from users where id = $1 limit 1', [userId]);
       return rows.length > 0;

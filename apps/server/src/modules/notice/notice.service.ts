@@ -105,12 +105,16 @@ export function noticeService(raw: RawSql, repo: NoticeRepository = noticeReposi
       return { noticeId, userId, noLongerShow: hide };
     },
 
-    /** The notices to show the caller now (spec §7 user notice query). */
+    /**
+     * The notices to show the caller now (spec §7 user notice query). Without a `platform` the
+     * caller's tenant's platform is taken, so a notice aimed at one platform reaches only its tenants.
+     */
     async activeFor(auth: Auth, userId: string, q: { currentTime?: string; platform?: number }): Promise<Notice[]> {
       if (auth.userId !== userId) throw forbidden();
       const now = q.currentTime === undefined ? new Date() : parseTimeInput(q.currentTime);
       if (!now) throw badRequest('http.400', 'currentTime: not a valid time', 'currentTime');
-      return (await repo.activeFor(userId, now, q.platform)).map(toNotice);
+      const platform = q.platform ?? (await repo.tenantPlatform(auth.tenantId)) ?? undefined;
+      return (await repo.activeFor(userId, now, platform)).map(toNotice);
     },
   };
 }

@@ -1,11 +1,11 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { AnnouncementBar } from '../../components/notices/announcement-bar.tsx';
+import { UpgradeNoticeDialog } from '../../components/notices/upgrade-notice-dialog.tsx';
 import { useSession } from '../../session/use-session.ts';
-import { AnnouncementBar } from './announcement-bar.tsx';
 import { AppFooter } from './app-footer.tsx';
 import { AppHeader } from './app-header.tsx';
 import { PageOutlet } from './page-outlet.tsx';
-import { UpgradeNoticeDialog } from './upgrade-notice-dialog.tsx';
 import { useNotices } from './use-notices.ts';
 
 // Loaded when first asked for: its form checks the phone with the contract's rule (zod and the schemas).

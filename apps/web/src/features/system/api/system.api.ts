@@ -3,6 +3,13 @@ import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { call, request } from '../../../api/client.ts';
 
 const T = Routes.tenantAdmin;
+const N = Routes.notice;
+
+export interface NoticeFilter {
+  current_page: number;
+  page_size: number;
+  kind?: 'notice' | 'upgrade';
+}
 
 export interface TenantFilter {
   current_page: number;
@@ -42,6 +49,10 @@ export const systemApi = {
   quotas: (id: string, signal?: AbortSignal) => call(T.quotas, { params: { id }, signal }),
   updateQuotas: (id: string, body: RouteBody<typeof T.updateQuotas>) => call(T.updateQuotas, { params: { id }, body }),
   pushLogs: (q: PushLogFilter, signal?: AbortSignal) => call(Routes.notification.pushLogs, { query: { ...q }, signal }),
+  notices: (q: NoticeFilter, signal?: AbortSignal) => call(N.list, { query: { ...q }, signal }),
+  createNotice: (body: RouteBody<typeof N.create>) => call(N.create, { body }),
+  updateNotice: (id: string, body: RouteBody<typeof N.update>) => call(N.update, { params: { id }, body }),
+  removeNotice: (id: string) => call(N.remove, { params: { id } }),
 };
 
 export const systemKeys = {
@@ -54,7 +65,16 @@ export const systemKeys = {
   users: (id: string, page: number) => [...systemKeys.tenants(), 'one', id, 'users', page] as const,
   quotas: (id: string) => [...systemKeys.tenants(), 'one', id, 'quotas'] as const,
   pushLogs: (q: PushLogFilter) => [...systemKeys.all, 'push-logs', q] as const,
+  notices: () => [...systemKeys.all, 'notices'] as const,
+  noticeList: (q: NoticeFilter) => [...systemKeys.notices(), q] as const,
 };
+
+export const noticeListQuery = (q: NoticeFilter) =>
+  queryOptions({
+    queryKey: systemKeys.noticeList(q),
+    queryFn: ({ signal }) => systemApi.notices(q, signal),
+    placeholderData: keepPreviousData,
+  });
 
 export const tenantListQuery = (q: TenantFilter) =>
   queryOptions({

@@ -26,7 +26,7 @@ export function AnnouncementBar({
   return (
     <div className="lh-announcement" role="status">
       <NotificationOutlined />
-      <span className="lh-announcement__label">{t('app.announcement.label')}</span>
+      <span className="lh-announcement__label">{t('common.announcement.label')}</span>
       <span className="lh-announcement__text" title={notice.content ?? notice.title}>
         {notice.title}
         {notice.content ? ` — ${notice.content}` : ''}
@@ -34,10 +34,10 @@ export function AnnouncementBar({
       <Space size={4}>
         {onNeverShow && (
           <Button size="small" type="link" onClick={onNeverShow}>
-            {t('app.announcement.neverShow')}
+            {t('common.announcement.neverShow')}
           </Button>
         )}
-        <Button size="small" type="text" icon={<CloseOutlined />} aria-label={t('app.announcement.close')} onClick={onClose} />
+        <Button size="small" type="text" icon={<CloseOutlined />} aria-label={t('common.announcement.close')} onClick={onClose} />
       </Space>
     </div>
   );

@@ -21,10 +21,10 @@ export function UpgradeNoticeDialog({
       onCancel={onClose}
       footer={[
         <Button key="never" onClick={onNeverShow}>
-          {t('app.upgrade.neverShow')}
+          {t('common.upgrade.neverShow')}
         </Button>,
         <Button key="ok" type="primary" onClick={onClose}>
-          {t('app.upgrade.ok')}
+          {t('common.upgrade.ok')}
         </Button>,
       ]}
     >
@@ -32,19 +32,19 @@ export function UpgradeNoticeDialog({
         <>
           {notice.version && (
             <Typography.Paragraph>
-              {t('app.upgrade.version')}: {notice.version}
+              {t('common.upgrade.version')}: {notice.version}
             </Typography.Paragraph>
           )}
           {(notice.startTime || notice.endTime) && (
             <Typography.Paragraph>
-              {t('app.upgrade.window')}: {formatDateTime(notice.startTime, 'YYYY-MM-DD HH:mm')} –{' '}
+              {t('common.upgrade.window')}: {formatDateTime(notice.startTime, 'YYYY-MM-DD HH:mm')} –{' '}
               {formatDateTime(notice.endTime, 'YYYY-MM-DD HH:mm')}
             </Typography.Paragraph>
           )}
           {notice.content && <Typography.Paragraph style={{ whiteSpace: 'pre-wrap' }}>{notice.content}</Typography.Paragraph>}
           {notice.changes.length > 0 && (
             <>
-              <Typography.Text strong>{t('app.upgrade.changes')}</Typography.Text>
+              <Typography.Text strong>{t('common.upgrade.changes')}</Typography.Text>
               <ul>
                 {notice.changes.map((c) => (
                   <li key={c}>{c}</li>

@@ -29,4 +29,5 @@ export * from './schemas/dashboard.ts';
 export * from './schemas/testmgmt.ts';
 export * from './schemas/org.ts';
 export * from './schemas/models.ts';
+export * from './schemas/forward.ts';
 export * from './routes/index.ts';

@@ -135,6 +135,12 @@ export const PERMISSION_KEYS_BY_SCOPE = {
     'test-mgmt:routine:delete',
   ],
   manager: [
+    'alert:things-forward:query',
+    'alert:things-forward:create',
+    'alert:things-forward:update',
+    'alert:things-forward:delete',
+    'alert:things-forward:updateStatus',
+    'alert:things-forward:handle',
     'tenant:user:query',
     'tenant:user:create',
     'tenant:user:update',

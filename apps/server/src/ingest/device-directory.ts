@@ -32,6 +32,13 @@ export class DeviceDirectory {
   malformedTotal = 0;
   /** Told when a device connects or disconnects (the live hub pushes it to browsers). */
   onOnlineChange: ((thingsId: string, online: boolean) => void) | null = null;
+  private statusListeners = new Set<(d: DeviceIdentity, online: boolean) => void>();
+
+  /** Also told of every connect and disconnect, with the device (forwarding rules); returns the unsubscribe. */
+  onStatus(listener: (d: DeviceIdentity, online: boolean) => void): () => void {
+    this.statusListeners.add(listener);
+    return () => this.statusListeners.delete(listener);
+  }
 
   private readonly repo: ReturnType<typeof ingestDevicesRepository>;
 
@@ -102,6 +109,13 @@ export class DeviceDirectory {
 
   async setOnline(d: DeviceIdentity, online: boolean, detail: Record<string, unknown>) {
     this.onOnlineChange?.(d.thingsId, online);
+    for (const l of this.statusListeners) {
+      try {
+        l(d, online);
+      } catch (err) {
+        this.log.warn({ err }, 'device status listener failed');
+      }
+    }
     await this.repo.setOnline(d.thingsId, online);
     await this.event(d, online ? 'connect' : 'disconnect', online ? 'connected' : 'disconnected', detail);
   }

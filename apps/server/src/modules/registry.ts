@@ -11,6 +11,7 @@ import { dataRoutes } from './data/data.routes.ts';
 import { deviceTypeSchemaRoutes } from './device-type-schema/device-type-schema.routes.ts';
 import { experienceModule } from './experience/experience.module.ts';
 import { fenceRoutes } from './fence/fence.routes.ts';
+import { forwardModule } from './forward/forward.module.ts';
 import { gpsRoutes } from './gps/gps.routes.ts';
 import { groupRoutes } from './group/group.routes.ts';
 import { healthRoutes } from './health/health.routes.ts';
@@ -69,6 +70,8 @@ export const modules: ModuleRegistrar[] = [
   },
   // Trigger rules and alert events, evaluated on committed frame batches and stored GPS fixes.
   (app, ctx) => alertModule(app, ctx),
+  // Things-forward rules: what ingest committed, decoded signals, alerts and status changes, sent out.
+  (app, ctx) => forwardModule(app, ctx),
   (app, ctx) => fenceRoutes(app, ctx),
   (app, ctx) => gpsRoutes(app, ctx),
   // Remote operations: commands, CAN send, config, file recall, firmware, ECU files, UDS and ECU flashing;

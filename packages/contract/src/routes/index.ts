@@ -20,6 +20,7 @@
  * - notification (the notification push log): ./notification.ts
  * - signals (decoded signals of a device: series, curves, table, CSV, period, bus statistics): ./signals.ts
  * - alert (trigger rules) and alertEvents (the alert events they raise): ./alert.ts
+ * - forward (things-forward rules, their destinations and dead letters): ./forward.ts
  * - oplog (the operation log of a tenant): ./oplog.ts
  * - deviceTypeSchema (the data groups and fields of a device type): ./device-type-schema.ts
  * - health (the health check): ./health.ts
@@ -50,6 +51,7 @@ import { DeviceTypeSchemaRoutes } from './device-type-schema.ts';
 import { EcuRoutes } from './ecu.ts';
 import { FenceRoutes } from './fence.ts';
 import { FirmwareRoutes } from './firmware.ts';
+import { ForwardRoutes } from './forward.ts';
 import { GpsRoutes } from './gps.ts';
 import { HealthRoutes } from './health.ts';
 import { LiveRoutes } from './live.ts';
@@ -82,6 +84,7 @@ export { DeviceTypeSchemaRoutes } from './device-type-schema.ts';
 export { EcuRoutes } from './ecu.ts';
 export { FenceRoutes } from './fence.ts';
 export { FirmwareRoutes } from './firmware.ts';
+export { ForwardRoutes } from './forward.ts';
 export { GpsRoutes } from './gps.ts';
 export { HealthRoutes } from './health.ts';
 export { LiveRoutes } from './live.ts';
@@ -142,4 +145,5 @@ export const Routes = {
   functionBlocks: FunctionBlockRoutes,
   modelCategories: ModelCategoryRoutes,
   infoModels: InfoModelRoutes,
+  forward: ForwardRoutes,
 } as const;

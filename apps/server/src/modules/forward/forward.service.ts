@@ -1,0 +1,215 @@
+import {
+  type ForwardDestination,
+  ForwardDestinationSchema,
+  type ForwardRule,
+  type ForwardRuleInputSchema,
+  SECRET_MASK,
+} from '@loggerhead/contract';
+import type { z } from 'zod';
+import { epochMs as ms } from '../../db/rows.ts';
+import type { Auth } from '../../lib/auth.ts';
+import { ApiError, badRequest, conflict } from '../../lib/errors.ts';
+import { ForwardEngine } from './forward.engine.ts';
+import type { ForwardRepository, ForwardRuleRow, RuleValues } from './forward.repository.ts';
+
+type RuleInput = z.output<typeof ForwardRuleInputSchema>;
+
+export interface ForwardDeps {
+  repo: ForwardRepository;
+  /** Package limit `push_rule`: throws 403 quota.limit-reached. */
+  assertCanAdd: (auth: Auth, resource: 'push_rule', current: number) => Promise<void>;
+  /** A rule changed (its selection and client are read again). */
+  changed: (tenantId: string, ruleId: string) => void;
+  maxPending: number;
+}
+
+const SECRET_FIELDS = ['password', 'secret', 'token'] as const;
+
+/** A destination as a read shows it: secrets, header values and a URL's password masked. */
+export function maskDestination(d: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...d };
+  for (const f of SECRET_FIELDS) if (typeof out[f] === 'string' && out[f]) out[f] = SECRET_MASK;
+  if (out.headers && typeof out.headers === 'object')
+    out.headers = Object.fromEntries(Object.keys(out.headers as object).map((k) => [k, SECRET_MASK]));
+  if (typeof out.url === 'string') {
+    try {
+      const u = new URL(out.url);
+      if (u.password) {
+        u.password = SECRET_MASK;
+        out.url = u.toString();
+      }
+    } catch {}
+  }
+  return out;
+}
+
+/** An update's destination with every masked value taken from the stored one (same kind only). */
+export function unmaskDestination(next: ForwardDestination, stored: Record<string, unknown> | null): ForwardDestination {
+  if (!stored || stored.kind !== next.kind) return next;
+  const out: Record<string, unknown> = { ...next };
+  for (const f of SECRET_FIELDS) if (out[f] === SECRET_MASK) out[f] = stored[f];
+  if (out.headers && typeof out.headers === 'object') {
+    const old = (stored.headers ?? {}) as Record<string, string>;
+    out.headers = Object.fromEntries(
+      Object.entries(out.headers as Record<string, string>).map(([k, v]) => [k, v === SECRET_MASK ? old[k] : v]),
+    );
+  }
+  if (typeof out.url === 'string' && typeof stored.url === 'string') {
+    try {
+      const u = new URL(out.url);
+      if (decodeURIComponent(u.password) === SECRET_MASK) {
+        u.password = new URL(stored.url).password;
+        out.url = u.toString();
+      }
+    } catch {}
+  }
+  return ForwardDestinationSchema.parse(out);
+}
+
+const n = (v: string | number) => Number(v);
+
+export function toRule(r: ForwardRuleRow, maxPending: number): ForwardRule {
+  const delivered = n(r.delivered);
+  return {
+    id: r.id,
+    tenant_id: r.tenant_id,
+    name: r.name,
+    description: r.description,
+    status: r.status,
+    device_scope: r.device_scope,
+    group_id: r.group_id,
+    label_ids: r.label_ids,
+    data_kinds: r.data_kinds as ForwardRule['data_kinds'],
+    filter: r.filter,
+    destination: maskDestination(r.destination),
+    counters: {
+      delivered,
+      failed: n(r.failed),
+      dead_lettered: n(r.dead_lettered),
+      dropped: n(r.dropped),
+      pending: r.pending,
+      dead_letters: r.dead_letters,
+      latency_ms: delivered ? Math.round((n(r.latency_sum_ms) / delivered) * 10) / 10 : null,
+      last_latency_ms: r.last_latency_ms,
+      last_error: r.last_error,
+      last_error_at: ms(r.last_error_at),
+      last_delivered_at: ms(r.last_delivered_at),
+      backlog_alarm: r.pending >= maxPending,
+    },
+    created_at: ms(r.created_at) ?? 0,
+    updated_at: ms(r.updated_at) ?? 0,
+  };
+}
+
+const notFound = () => new ApiError(404, 'forward.not-found');
+const isUniqueViolation = (e: unknown) => (e as { code?: string })?.code === '23505';
+
+/** Things-forward rules of a tenant (spec §7 /alert-mgmt), their destination test and dead letters. */
+export function forwardService(deps: ForwardDeps) {
+  const { repo } = deps;
+
+  async function row(auth: Auth, id: string): Promise<ForwardRuleRow> {
+    const r = await repo.get(auth, id);
+    if (!r) throw notFound();
+    return r;
+  }
+  const get = async (auth: Auth, id: string) => toRule(await row(auth, id), deps.maxPending);
+
+  async function values(auth: Auth, body: RuleInput, stored: Record<string, unknown> | null): Promise<RuleValues> {
+    const group_id = body.device_scope === 'group' ? (body.group_id ?? null) : null;
+    const label_ids = body.device_scope === 'labels' ? [...new Set(body.label_ids)] : [];
+    if (group_id && !(await repo.groupExists(auth, group_id))) throw badRequest('forward.unknown-group', undefined, 'group_id');
+    if (label_ids.length && (await repo.knownLabels(auth, label_ids)) !== label_ids.length)
+      throw badRequest('forward.unknown-label', undefined, 'label_ids');
+    const destination = unmaskDestination(body.destination, stored);
+    return {
+      name: body.name,
+      description: body.description ?? null,
+      device_scope: body.device_scope,
+      group_id,
+      label_ids,
+      data_kinds: [...new Set(body.data_kinds)],
+      filter: body.filter,
+      destination_kind: destination.kind,
+      destination,
+    };
+  }
+
+  return {
+    async list(auth: Auth, q: { current_page: number; page_size: number; keyword?: string }) {
+      if (q.current_page * q.page_size > 10_000) throw badRequest('data.over-10000');
+      const { rows, total } = await repo.page(auth, q.keyword, (q.current_page - 1) * q.page_size, q.page_size);
+      return { total, current_page: q.current_page, page_size: q.page_size, list: rows.map((r) => toRule(r, deps.maxPending)) };
+    },
+
+    get,
+
+    async create(auth: Auth, body: RuleInput): Promise<ForwardRule> {
+      if (await repo.byName(auth, body.name)) throw conflict('forward.duplicate', undefined, 'name');
+      await deps.assertCanAdd(auth, 'push_rule', await repo.count(auth));
+      let id: string;
+      try {
+        id = await repo.insert(auth, await values(auth, body, null));
+      } catch (e) {
+        if (isUniqueViolation(e)) throw conflict('forward.duplicate', undefined, 'name');
+        throw e;
+      }
+      deps.changed(auth.tenantId, id);
+      return get(auth, id);
+    },
+
+    async update(auth: Auth, id: string, body: RuleInput): Promise<ForwardRule> {
+      const stored = await row(auth, id);
+      const other = await repo.byName(auth, body.name);
+      if (other && other.id !== id) throw conflict('forward.duplicate', undefined, 'name');
+      try {
+        if (!(await repo.update(auth, id, await values(auth, body, stored.destination)))) throw notFound();
+      } catch (e) {
+        if (isUniqueViolation(e)) throw conflict('forward.duplicate', undefined, 'name');
+        throw e;
+      }
+      deps.changed(auth.tenantId, id);
+      return get(auth, id);
+    },
+
+    async setStatus(auth: Auth, id: string, status: number): Promise<ForwardRule> {
+      if (!(await repo.setStatus(auth, id, status))) throw notFound();
+      deps.changed(auth.tenantId, id);
+      return get(auth, id);
+    },
+
+    async remove(auth: Auth, id: string): Promise<{ ok: true }> {
+      if (!(await repo.remove(auth, id))) throw notFound();
+      deps.changed(auth.tenantId, id);
+      return { ok: true };
+    },
+
+    async test(auth: Auth, body: { destination: ForwardDestination; rule_id?: string }) {
+      const stored = body.rule_id ? (await row(auth, body.rule_id)).destination : null;
+      return ForwardEngine.test(unmaskDestination(body.destination, stored), auth.tenantId);
+    },
+
+    async deadLetters(auth: Auth, id: string, q: { current_page: number; page_size: number }) {
+      await row(auth, id);
+      if (q.current_page * q.page_size > 10_000) throw badRequest('data.over-10000');
+      const { rows, total } = await repo.deadLetters(auth, id, (q.current_page - 1) * q.page_size, q.page_size);
+      return {
+        total,
+        current_page: q.current_page,
+        page_size: q.page_size,
+        list: rows.map((d) => ({ ...d, created_at: ms(d.created_at) ?? 0, failed_at: ms(d.failed_at) ?? 0 })),
+      };
+    },
+
+    async replay(auth: Auth, id: string, ids: string[] | undefined) {
+      await row(auth, id);
+      return { count: await repo.replay(auth, id, ids ?? null, new Date()) };
+    },
+
+    async discard(auth: Auth, id: string, ids: string[] | undefined) {
+      await row(auth, id);
+      return { count: await repo.discard(auth, id, ids ?? null) };
+    },
+  };
+}
+export type ForwardService = ReturnType<typeof forwardService>;

@@ -322,6 +322,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   app.addHook('onReady', async () => {
     // A wrong bucket, address or key stops the start with the store's answer.
     if (files instanceof S3FileStore) await files.check();
+    // Device accounts on the external broker first (those added while the server was down, at once;
+    // the servers' account may get its role, which makes the broker close its connections).
+    await ingest.accounts?.start();
     await broker.start();
     await cluster?.start();
     // Last: every module has registered its recovery step, and commands can go out.
@@ -330,6 +333,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   app.addHook('onClose', async () => {
     await jobs.close();
     await cluster?.close().catch(() => {});
+    await ingest.accounts?.close().catch(() => {});
     await broker.close().catch(() => {});
     await signals.backfill.stopAll().catch(() => {});
     await signals.idle().catch(() => {});

@@ -14,6 +14,12 @@ export interface Config {
   databaseUrl: string | null;
   /** External broker (`MQTT_URL`); unset = embedded aedes broker. */
   mqttUrl: string | null;
+  /**
+   * The external broker is Mosquitto with its dynamic-security plugin, and the server keeps the
+   * devices' accounts there (`MQTT_DYNSEC`, off; needs `MQTT_URL` with an account allowed on
+   * `$CONTROL/dynamic-security/#`).
+   */
+  mqttDynsec: boolean;
   /** Password of the first system manager `admin`; generated and printed once when unset. */
   adminPassword: string | null;
   /** SMTP server for e-mail (`SMTP_URL`, e.g. smtp://user:pass@host:587). */
@@ -211,6 +217,9 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError('LOG_LEVEL', `expected one of ${LOG_LEVELS.join(', ')}, got "${env.LOG_LEVEL}"`);
   }
+  const mqttUrl = url(env, 'MQTT_URL', ['mqtt:', 'mqtts:', 'tcp:', 'ws:', 'wss:']);
+  const mqttDynsec = bool(env, 'MQTT_DYNSEC', false);
+  if (mqttDynsec && !mqttUrl) throw new ConfigError('MQTT_DYNSEC', 'needs MQTT_URL (the embedded broker checks device keys itself)');
   const adminPassword = env.LOGGERHEAD_ADMIN_PASSWORD || null;
   if (adminPassword !== null && (adminPassword.length < 8 || adminPassword.length > 64)) {
     throw new ConfigError('LOGGERHEAD_ADMIN_PASSWORD', 'must be 8-64 characters');
@@ -221,7 +230,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     mqttPort: port(env, 'MQTT_PORT', 1883),
     dataDir,
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:', 'memory:']),
-    mqttUrl: url(env, 'MQTT_URL', ['mqtt:', 'mqtts:', 'tcp:', 'ws:', 'wss:']),
+    mqttUrl,
+    mqttDynsec,
     adminPassword,
     smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
     mailFrom: env.MAIL_FROM || 'Loggerhead <no-reply@loggerhead.local>',

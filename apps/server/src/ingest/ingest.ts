@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { SERVER_FILTER, SERVER_SHARED_FILTER } from '@loggerhead/can/protocol/topics.ts';
 import { Aedes } from 'aedes';
@@ -12,6 +12,7 @@ import { type Broker, embeddedBroker, externalBroker } from './broker.ts';
 import { ChunkWriter } from './chunk-writer.ts';
 import { DeviceDirectory } from './device-directory.ts';
 import { ingestDevicesRepository } from './devices.repository.ts';
+import { DynsecAccounts } from './dynsec.ts';
 import { DatabasePersistence } from './mqtt-persistence.ts';
 import { UplinkPipeline } from './uplink-pipeline.ts';
 
@@ -21,8 +22,13 @@ export interface Ingest {
   devices: DeviceDirectory;
   pipeline: UplinkPipeline;
   live: LiveHub;
-  /** A device's credentials changed or it was deleted: forget it and close its connection. */
+  /**
+   * A device was added, re-keyed or deleted: forget what is cached of it, close its connection, and
+   * (with `MQTT_DYNSEC`) bring its account on the external broker in line.
+   */
   forgetDevice(deviceId: string): void;
+  /** Device accounts on an external Mosquitto (`MQTT_DYNSEC`), or null. */
+  accounts: DynsecAccounts | null;
 }
 
 interface Log {
@@ -67,8 +73,11 @@ export async function createIngest(opts: { config: Config; database: Database; e
   };
 
   let broker: Broker;
+  let accounts: DynsecAccounts | null = null;
   if (config.mqttUrl) {
     const deployment = deploymentId(config);
+    if (config.mqttDynsec)
+      accounts = new DynsecAccounts({ url: config.mqttUrl, clientId: `lh-${deployment}-accounts-${randomUUID().slice(0, 8)}`, raw, log });
     broker = externalBroker({
       url: config.mqttUrl,
       // Stable per host and port, so a restarted copy resumes its persistent session.
@@ -115,8 +124,10 @@ export async function createIngest(opts: { config: Config; database: Database; e
     devices,
     pipeline,
     live,
+    accounts,
     forgetDevice(deviceId) {
       devices.forget(deviceId);
+      accounts?.sync(deviceId).catch((err) => log.error({ err, deviceId }, 'device account not updated on the broker'));
       const aedes = broker.aedes;
       if (!aedes) return;
       const clients = (aedes as unknown as { clients: Record<string, { close(): void; device?: { deviceId: string } }> }).clients;

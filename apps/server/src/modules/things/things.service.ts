@@ -20,7 +20,7 @@ import { type DeviceTypeRow, type ThingChannel, type ThingRow, thingsRepository 
 
 export interface ThingsDeps {
   raw: RawSql;
-  /** Called when a device's credentials change or it is deleted: caches drop it, its connection is closed. */
+  /** Called when a device is added, re-keyed or deleted: caches drop it, its connection is closed, its broker account follows. */
   onCredentialsChanged?: (deviceId: string) => void;
   /** Called when a device is deleted: open sockets that read it stop reading it. */
   onRemoved?: (tenantId: string, thingsId: string) => void;
@@ -128,6 +128,7 @@ export function thingsService(deps: ThingsDeps) {
       throw e;
     }
     if (body.collected) await repo.setFavourite(auth, id, true);
+    deps.onCredentialsChanged?.(deviceId);
     return get(auth, id);
   }
 

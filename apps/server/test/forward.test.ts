@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forwardOf } from '../src/modules/forward/forward.module.ts';
 import { api, drain, type Forwarded, frameTimes, replay, rule, rulesUrl, trip, waitFor } from './forward.helpers.ts';
 import { createTestApp, type TestApp } from './helper.ts';
+import { bind, rampFrame, testDbc } from './signals.fixtures.ts';
 import { makeDevice, makeSubUser, makeTenant, type TenantFixture } from './things.fixtures.ts';
 
 /** A local webhook receiver: records every delivery (headers and body); closes and reopens on its port. */
@@ -279,6 +280,33 @@ describe('things-forward rules', () => {
     await drain(t);
     expect((await rule(t, a, r.id)).counters.pending).toBe(0);
     expect(ofRule()).toHaveLength(0);
+    await req('DELETE', rulesUrl(a, `/${r.id}`), a.auth);
+  });
+
+  it('forwards the decoded signals a filter names, with the values the DBC gives', async () => {
+    const d = await makeDevice(t, a);
+    const dbc = await testDbc(t, a);
+    expect((await bind(t, a, d.id, 0, { dbc_id: dbc, state: 'started' })).statusCode).toBe(200);
+    const r = (
+      await req('POST', rulesUrl(a), a.auth, { ...httpRule('decoded'), data_kinds: ['signals'], filter: { signals: ['Value'] } })
+    ).json();
+    receiver.bodies = [];
+    const raws = Array.from({ length: 300 }, (_, i) => (i * 37) % 4000);
+    await replay(
+      t,
+      d,
+      raws.map((raw, i) => rampFrame(T0 + i * 10_000, raw, 0, i & 0xff)),
+    );
+    await drain(t);
+    const series = receiver
+      .messages()
+      .filter((m) => m.rule_id === r.id)
+      .flatMap((m) => (m.data.signals ?? []) as { signal: string; unit: string; ts: number[]; values: number[] }[]);
+    expect(new Set(series.map((s) => s.signal))).toEqual(new Set(['Value']));
+    expect(series[0].unit).toBe('km/h');
+    expect(series.flatMap((s) => s.ts)).toEqual(raws.map((_, i) => T0 + i * 10_000));
+    // RAMP Value: raw × 0.5 − 10 (the DBC's factor and offset).
+    expect(series.flatMap((s) => s.values)).toEqual(raws.map((raw) => raw * 0.5 - 10));
     await req('DELETE', rulesUrl(a, `/${r.id}`), a.auth);
   });
 

@@ -1,97 +1,11 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import fs from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { upTopic } from '@loggerhead/can/protocol/topics.ts';
 import { RemoteDevice } from '@loggerhead/simulator/remote-device.ts';
-import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commandIn, issue } from './command.helpers.ts';
 import { createTestApp, type TestApp } from './helper.ts';
 import { batch, until } from './ingest.helpers.ts';
+import { startMosquitto, tryConnect } from './services.helpers.ts';
 import { makeDevice, makeTenant, type TenantFixture } from './things.fixtures.ts';
-
-const ADMIN = 'lh-admin';
-const ADMIN_PASSWORD = 'Dynsec-Admin-1234';
-const PLUGIN = '/usr/lib/x86_64-linux-gnu/mosquitto_dynamic_security.so';
-
-async function freePort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const { port } = s.address() as net.AddressInfo;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
-
-/**
- * A Mosquitto of its own on a free port, with the dynamic-security plugin and only an admin client
- * (as `mosquitto_ctrl dynsec init` makes it): no device account exists but what the server creates.
- */
-async function startMosquitto(): Promise<{ url: string; port: number; stop: () => Promise<void> }> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lh-dynsec-'));
-  const plugin = fs.existsSync(PLUGIN)
-    ? PLUGIN
-    : execFileSync('sh', ['-c', 'ls /usr/lib/*/mosquitto_dynamic_security.so']).toString().trim();
-  execFileSync('mosquitto_ctrl', ['dynsec', 'init', path.join(dir, 'dynsec.json'), ADMIN, ADMIN_PASSWORD], { stdio: 'ignore' });
-  const port = await freePort();
-  const conf = path.join(dir, 'mosquitto.conf');
-  fs.writeFileSync(
-    conf,
-    [
-      `listener ${port} 127.0.0.1`,
-      'allow_anonymous false',
-      // Started as root, Mosquitto would switch to its own user, which cannot read this private folder.
-      `user ${os.userInfo().username}`,
-      'persistence false',
-      `plugin ${plugin}`,
-      `plugin_opt_config_file ${path.join(dir, 'dynsec.json')}`,
-      '',
-    ].join('\n'),
-  );
-  const proc: ChildProcess = spawn(fs.existsSync('/usr/sbin/mosquitto') ? '/usr/sbin/mosquitto' : 'mosquitto', ['-c', conf], {
-    stdio: 'ignore',
-  });
-  await until(
-    () =>
-      new Promise<boolean>((resolve) => {
-        const c = net.connect(port, '127.0.0.1', () => {
-          c.destroy();
-          resolve(true);
-        });
-        c.on('error', () => resolve(false));
-      }),
-    (up) => up,
-    10_000,
-  );
-  return {
-    url: `mqtt://${ADMIN}:${ADMIN_PASSWORD}@127.0.0.1:${port}`,
-    port,
-    stop: async () => {
-      proc.kill('SIGTERM');
-      await new Promise((r) => proc.once('exit', r));
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-/** Connects as a device: resolves with the CONNACK's outcome. */
-function tryConnect(port: number, deviceId: string, key: string): Promise<{ ok: boolean; client: mqtt.MqttClient }> {
-  return new Promise((resolve) => {
-    const client = mqtt.connect(`mqtt://127.0.0.1:${port}`, {
-      clientId: `${deviceId}-t${Math.random().toString(36).slice(2, 6)}`,
-      username: deviceId,
-      password: key,
-      reconnectPeriod: 0,
-      connectTimeout: 5000,
-    });
-    client.once('connect', () => resolve({ ok: true, client }));
-    client.once('error', () => {
-      client.end(true);
-      resolve({ ok: false, client });
-    });
-  });
-}
 
 const storedFrames = async (t: TestApp, thingsId: string) =>
   (
@@ -220,7 +134,11 @@ describe("device accounts kept on Mosquitto's dynamic-security plugin (MQTT_DYNS
     if (!accounts) throw new Error('MQTT_DYNSEC is on: the accounts must exist');
     const d = await makeDevice(t, tenant);
     await until(
-      () => tryConnect(broker.port, d.third_things_id, d.things_key).then((r) => (r.client.end(true), r.ok)),
+      () =>
+        tryConnect(broker.port, d.third_things_id, d.things_key).then((r) => {
+          r.client.end(true);
+          return r.ok;
+        }),
       (ok) => ok,
     );
     // Written straight into the database, as an import or a restore would: no hook ran.

@@ -4,37 +4,15 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { CanFrame } from '@loggerhead/can';
 import { writeLog } from '@loggerhead/can/logs/index.ts';
-import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import type { Database } from '../src/db/client.ts';
 import { type FileStore, LocalFileStore } from '../src/files/file-store.ts';
-import { S3FileStore, type S3Settings } from '../src/files/s3-store.ts';
+import { S3FileStore } from '../src/files/s3-store.ts';
 import { openTestDatabase, type TestApp, testConfig } from './helper.ts';
 import { until } from './ingest.helpers.ts';
+import { startS3 } from './services.helpers.ts';
 import { makeDevice, makeTenant } from './things.fixtures.ts';
-
-/** A local S3-compatible server (s3rver) on a free port, with one empty bucket. */
-async function startS3(bucket: string): Promise<{ settings: S3Settings; stop: () => Promise<void> }> {
-  const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'lh-s3-'));
-  const server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory, configureBuckets: [{ name: bucket }] });
-  const { port } = await server.run();
-  return {
-    settings: {
-      url: `http://127.0.0.1:${port}`,
-      bucket,
-      region: 'us-east-1',
-      accessKeyId: 'S3RVER',
-      secretAccessKey: 'S3RVER',
-      pathStyle: true,
-      prefix: '',
-    },
-    stop: async () => {
-      await server.close();
-      fs.rmSync(directory, { recursive: true, force: true });
-    },
-  };
-}
 
 async function readAll(s: Readable): Promise<Buffer> {
   const parts: Buffer[] = [];

@@ -35,6 +35,7 @@ export default defineCatalogue({
     'common.upgrade.changes': '更新内容',
     'common.upgrade.ok': '知道了',
     'common.upgrade.neverShow': '不再提示',
+    'common.notAllowed': '您没有执行这些操作的权限。',
   },
   en: {
     'common.frames.channel': 'Channel',
@@ -70,5 +71,6 @@ export default defineCatalogue({
     'common.upgrade.changes': 'What changes',
     'common.upgrade.ok': 'Got it',
     'common.upgrade.neverShow': 'Do not show again',
+    'common.notAllowed': 'You may not carry out these operations.',
   },
 });

@@ -1,4 +1,5 @@
 import { DeleteOutlined } from '@ant-design/icons';
+import { Routes } from '@loggerhead/contract/routes/index.ts';
 import type { QuickDeleteTask, TenantPackage } from '@loggerhead/contract/schemas/billing.ts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Table, Tooltip, Typography } from 'antd';
@@ -6,6 +7,7 @@ import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { formatMegabytes, formatPercent } from '../../../lib/format.ts';
+import { mayCall } from '../../../session/can.ts';
 import type { ThingUsagePage } from '../api/capacity.api.ts';
 import { capacityKeys, devicesQuery, perDeviceUsageQuery } from '../api/capacity.queries.ts';
 import { QuickDeleteDialog } from './quick-delete-dialog.tsx';
@@ -95,18 +97,20 @@ export function UsageTable({ tenantId, pkg, onChanged }: { tenantId: string; pkg
                 t('capacity.quickDelete.title')
               );
               return (
-                <Tooltip title={hint}>
-                  <Button
-                    size="small"
-                    danger
-                    icon={<DeleteOutlined />}
-                    disabled={!listed}
-                    data-testid="quick-delete"
-                    onClick={() => setDeleting({ id: r.things_id, label: `${r.name ?? '--'} (${thirdId(r.things_id) ?? r.things_id})` })}
-                  >
-                    {t('capacity.quickDelete.button')}
-                  </Button>
-                </Tooltip>
+                mayCall(Routes.data.createQuickDelete) && (
+                  <Tooltip title={hint}>
+                    <Button
+                      size="small"
+                      danger
+                      icon={<DeleteOutlined />}
+                      disabled={!listed}
+                      data-testid="quick-delete"
+                      onClick={() => setDeleting({ id: r.things_id, label: `${r.name ?? '--'} (${thirdId(r.things_id) ?? r.things_id})` })}
+                    >
+                      {t('capacity.quickDelete.button')}
+                    </Button>
+                  </Tooltip>
+                )
               );
             },
           },

@@ -1,4 +1,5 @@
 import { ArrowLeftOutlined, EditOutlined } from '@ant-design/icons';
+import { Routes } from '@loggerhead/contract/routes/index.ts';
 import type { Vehicle } from '@loggerhead/contract/schemas/things.ts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Card, Descriptions, Flex, Result, Spin, Table, Typography } from 'antd';
@@ -6,6 +7,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { formatDateTime } from '../../../lib/format.ts';
+import { mayCall } from '../../../session/can.ts';
 import { useSession } from '../../../session/use-session.ts';
 import { carKeys, vehicleQuery } from '../api/car.queries.ts';
 import { CarFormDialog } from '../components/car-form-dialog.tsx';
@@ -44,9 +46,11 @@ export default function CarDetailsPage() {
         <Typography.Title level={4} style={{ margin: 0, flex: 1 }}>
           {v.name}
         </Typography.Title>
-        <Button icon={<EditOutlined />} onClick={() => setEditing(v)}>
-          {t('car.action.edit')}
-        </Button>
+        {mayCall(Routes.things.updateVehicle) && (
+          <Button icon={<EditOutlined />} onClick={() => setEditing(v)}>
+            {t('car.action.edit')}
+          </Button>
+        )}
       </Flex>
       <Descriptions bordered size="small" column={{ xs: 1, md: 2 }}>
         <Descriptions.Item label={t('car.col.name')}>{v.name}</Descriptions.Item>

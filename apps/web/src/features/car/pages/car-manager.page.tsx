@@ -1,4 +1,5 @@
 import { PlusOutlined } from '@ant-design/icons';
+import { Routes } from '@loggerhead/contract/routes/index.ts';
 import type { Vehicle } from '@loggerhead/contract/schemas/things.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Input, Space, Typography } from 'antd';
@@ -9,6 +10,7 @@ import { type ChooserColumn, ColumnChooserTable } from '../../../components/data
 import { Paginator } from '../../../components/data-view/paginator.tsx';
 import { firstPage, type PageState } from '../../../components/data-view/paging.ts';
 import { formatDateTime } from '../../../lib/format.ts';
+import { mayCall } from '../../../session/can.ts';
 import { useSession } from '../../../session/use-session.ts';
 import { carApi } from '../api/car.api.ts';
 import { carKeys, vehicleListQuery } from '../api/car.queries.ts';
@@ -55,26 +57,30 @@ export default function CarManagerPage() {
           <Button type="link" size="small" onClick={() => navigate(detailsPath(v.id))}>
             {t('car.action.details')}
           </Button>
-          <Button type="link" size="small" onClick={() => setTarget(v)}>
-            {t('car.action.edit')}
-          </Button>
-          <Button
-            type="link"
-            size="small"
-            danger
-            onClick={() =>
-              modal.confirm({
-                title: t('car.delete.title'),
-                content: t('car.delete.confirm', { name: v.name }),
-                okText: t('car.action.delete'),
-                okButtonProps: { danger: true },
-                cancelText: t('common.action.cancel'),
-                onOk: () => remove.mutateAsync(v.id),
-              })
-            }
-          >
-            {t('car.action.delete')}
-          </Button>
+          {mayCall(Routes.things.updateVehicle) && (
+            <Button type="link" size="small" onClick={() => setTarget(v)}>
+              {t('car.action.edit')}
+            </Button>
+          )}
+          {mayCall(Routes.things.removeVehicle) && (
+            <Button
+              type="link"
+              size="small"
+              danger
+              onClick={() =>
+                modal.confirm({
+                  title: t('car.delete.title'),
+                  content: t('car.delete.confirm', { name: v.name }),
+                  okText: t('car.action.delete'),
+                  okButtonProps: { danger: true },
+                  cancelText: t('common.action.cancel'),
+                  onOk: () => remove.mutateAsync(v.id),
+                })
+              }
+            >
+              {t('car.action.delete')}
+            </Button>
+          )}
         </Space>
       ),
     },
@@ -89,9 +95,11 @@ export default function CarManagerPage() {
         </Typography.Title>
       }
       extra={
-        <Button type="primary" icon={<PlusOutlined />} onClick={() => setTarget('new')} data-testid="add-vehicle">
-          {t('car.list.add')}
-        </Button>
+        mayCall(Routes.things.createVehicle) && (
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => setTarget('new')} data-testid="add-vehicle">
+            {t('car.list.add')}
+          </Button>
+        )
       }
     >
       <ColumnChooserTable<Vehicle>

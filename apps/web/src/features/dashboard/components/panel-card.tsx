@@ -20,6 +20,7 @@ export function PanelCard({
   onEdit,
   onDelete,
   editable = true,
+  deletable = editable,
 }: {
   tenantId: string;
   panel: Panel;
@@ -31,6 +32,8 @@ export function PanelCard({
   onDelete: () => void;
   /** False for a read-only session (the experience account): no move, change or delete. */
   editable?: boolean;
+  /** False when the user may not delete panels. */
+  deletable?: boolean;
 }) {
   const { t, i18n } = useTranslation();
   const action = (label: string, icon: React.ReactNode, onClick: () => void, testId: string, disabled = false, danger = false) => (
@@ -77,9 +80,9 @@ export function PanelCard({
               {action(t('dashboard.panel.moveUp'), <ArrowUpOutlined />, () => onMove(-1), 'panel-up', first)}
               {action(t('dashboard.panel.moveDown'), <ArrowDownOutlined />, () => onMove(1), 'panel-down', last)}
               {action(t('dashboard.panel.edit'), <EditOutlined />, onEdit, 'panel-edit')}
-              {action(t('dashboard.panel.delete'), <DeleteOutlined />, onDelete, 'panel-delete', false, true)}
             </>
           )}
+          {deletable && action(t('dashboard.panel.delete'), <DeleteOutlined />, onDelete, 'panel-delete', false, true)}
         </Flex>
       }
     >

@@ -1,9 +1,11 @@
 import { PlusOutlined, ReloadOutlined } from '@ant-design/icons';
+import { Routes } from '@loggerhead/contract/routes/index.ts';
 import { MAX_PANELS, type Panel } from '@loggerhead/contract/schemas/dashboard.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Empty, Flex, Skeleton, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { mayCall } from '../../../session/can.ts';
 import { selfDetailQuery } from '../../../session/session.queries.ts';
 import { useSession } from '../../../session/use-session.ts';
 import { dashboardApi } from '../api/dashboard.api.ts';
@@ -55,8 +57,11 @@ export default function DashboardPage() {
   const loading = dashboard.isPending || (Boolean(dashboardId) && panels.isPending);
   const full = list.length >= MAX_PANELS;
   // The read-only experience account looks, and changes nothing.
-  const editable = self.data ? !self.data.readOnly : false;
-  const addButton = editable && (
+  // A sub-user sees the actions of the keys it holds (spec §2's button directive).
+  const writable = self.data ? !self.data.readOnly : false;
+  const editable = writable && mayCall(Routes.dashboard.updatePanel) && mayCall(Routes.dashboard.reorderPanels);
+  const deletable = writable && mayCall(Routes.dashboard.removePanel);
+  const addButton = writable && mayCall(Routes.dashboard.createPanel) && (
     <Button type="primary" icon={<PlusOutlined />} disabled={!dashboardId || full} onClick={() => setTarget('new')} data-testid="panel-add">
       {t('dashboard.add')}
     </Button>
@@ -124,6 +129,7 @@ export default function DashboardPage() {
               onEdit={() => setTarget(p)}
               onDelete={() => confirmDelete(p)}
               editable={editable}
+              deletable={deletable}
             />
           ))}
         </div>

@@ -1,3 +1,4 @@
+import { Routes } from '@loggerhead/contract/routes/index.ts';
 import type { Backfill, BackfillRange } from '@loggerhead/contract/schemas/dbc.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Checkbox, Flex, Form, Progress, Typography } from 'antd';
@@ -7,6 +8,7 @@ import { dbcApi } from '../../../api/dbc.api.ts';
 import { dbcKeys } from '../../../api/dbc.queries.ts';
 import { DateRange } from '../../../components/data-view/date-range.tsx';
 import { formatNumber } from '../../../lib/format.ts';
+import { mayCall } from '../../../session/can.ts';
 
 export interface BackfillValues {
   backfill?: boolean;
@@ -105,7 +107,7 @@ export function BackfillStatus({
         <Flex vertical gap={0}>
           <Flex align="center" gap={8}>
             <Progress percent={percent} size="small" style={{ width: 160, margin: 0 }} />
-            {canWrite && (
+            {canWrite && mayCall(Routes.mapping.stopBackfill) && (
               <Button type="link" size="small" onClick={() => stop.mutate()} loading={stop.isPending} data-testid="backfill-stop">
                 {t('dbc.backfill.stop')}
               </Button>

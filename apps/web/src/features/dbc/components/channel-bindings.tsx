@@ -1,4 +1,5 @@
 import { DisconnectOutlined, LinkOutlined, PauseCircleOutlined, PlayCircleOutlined } from '@ant-design/icons';
+import { Routes } from '@loggerhead/contract/routes/index.ts';
 import type { BackfillRange, ChannelBinding, ParsingState } from '@loggerhead/contract/schemas/dbc.ts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { App, Badge, Button, Form, Modal, Space, Table, Typography } from 'antd';
@@ -7,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { dbcApi } from '../../../api/dbc.api.ts';
 import { dbcKeys } from '../../../api/dbc.queries.ts';
 import { EMPTY, formatDateTime } from '../../../lib/format.ts';
+import { mayCall } from '../../../session/can.ts';
 import { BackfillFields, BackfillStatus, type BackfillValues, backfillOf } from './backfill.tsx';
 import { BindDialog } from './bind-dialog.tsx';
 
@@ -127,17 +129,19 @@ export function ChannelBindings({
             width: 320,
             render: (_v, r) => (
               <Space size={0} wrap>
-                <Button
-                  type="link"
-                  size="small"
-                  icon={<LinkOutlined />}
-                  disabled={!canWrite}
-                  onClick={() => setBinding(r.channel)}
-                  data-testid="binding-bind"
-                >
-                  {r.binding ? t('dbc.parsing.rebind') : t('dbc.parsing.bind')}
-                </Button>
-                {r.binding?.state === 'paused' && (
+                {mayCall(Routes.mapping.bind) && (
+                  <Button
+                    type="link"
+                    size="small"
+                    icon={<LinkOutlined />}
+                    disabled={!canWrite}
+                    onClick={() => setBinding(r.channel)}
+                    data-testid="binding-bind"
+                  >
+                    {r.binding ? t('dbc.parsing.rebind') : t('dbc.parsing.bind')}
+                  </Button>
+                )}
+                {r.binding?.state === 'paused' && mayCall(Routes.mapping.setState) && (
                   <Button
                     type="link"
                     size="small"
@@ -150,7 +154,7 @@ export function ChannelBindings({
                     {t('dbc.parsing.start')}
                   </Button>
                 )}
-                {r.binding?.state === 'started' && (
+                {r.binding?.state === 'started' && mayCall(Routes.mapping.setState) && (
                   <Button
                     type="link"
                     size="small"
@@ -163,7 +167,7 @@ export function ChannelBindings({
                     {t('dbc.parsing.pause')}
                   </Button>
                 )}
-                {r.binding && (
+                {r.binding && mayCall(Routes.mapping.unbind) && (
                   <Button
                     type="link"
                     size="small"

@@ -1,4 +1,5 @@
 import { ImportOutlined, UploadOutlined } from '@ant-design/icons';
+import { Routes } from '@loggerhead/contract/routes/index.ts';
 import type { DbcFile } from '@loggerhead/contract/schemas/dbc.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Drawer, Input, Space, Tooltip, Typography } from 'antd';
@@ -14,6 +15,7 @@ import { saveBlob } from '../../../components/data-view/file-download.ts';
 import { Paginator } from '../../../components/data-view/paginator.tsx';
 import { type PageState, pageAllowed } from '../../../components/data-view/paging.ts';
 import { formatBytes, formatDateTime } from '../../../lib/format.ts';
+import { mayCall } from '../../../session/can.ts';
 import { DbcMessagesView } from './dbc-messages-view.tsx';
 import { DbcUploadDialog } from './dbc-upload-dialog.tsx';
 
@@ -102,9 +104,11 @@ export function DbcFileList({ tenantId }: { tenantId: string }) {
           <Button type="link" size="small" onClick={() => setViewing(f)}>
             {t('dbc.action.view')}
           </Button>
-          <Button type="link" size="small" onClick={() => setTarget(f)} data-testid="dbc-replace">
-            {t('dbc.action.replace')}
-          </Button>
+          {mayCall(Routes.mapping.updateDbc) && (
+            <Button type="link" size="small" onClick={() => setTarget(f)} data-testid="dbc-replace">
+              {t('dbc.action.replace')}
+            </Button>
+          )}
           <Button
             type="link"
             size="small"
@@ -117,24 +121,26 @@ export function DbcFileList({ tenantId }: { tenantId: string }) {
           >
             {t('dbc.action.download')}
           </Button>
-          <Button
-            type="link"
-            size="small"
-            danger
-            data-testid="dbc-delete"
-            onClick={() =>
-              modal.confirm({
-                title: t('dbc.delete.title'),
-                content: t('dbc.delete.confirm', { name: f.name }),
-                okText: t('dbc.action.delete'),
-                okButtonProps: { danger: true },
-                cancelText: t('common.action.cancel'),
-                onOk: () => remove.mutateAsync(f).catch(() => undefined),
-              })
-            }
-          >
-            {t('dbc.action.delete')}
-          </Button>
+          {mayCall(Routes.mapping.removeDbc) && (
+            <Button
+              type="link"
+              size="small"
+              danger
+              data-testid="dbc-delete"
+              onClick={() =>
+                modal.confirm({
+                  title: t('dbc.delete.title'),
+                  content: t('dbc.delete.confirm', { name: f.name }),
+                  okText: t('dbc.action.delete'),
+                  okButtonProps: { danger: true },
+                  cancelText: t('common.action.cancel'),
+                  onOk: () => remove.mutateAsync(f).catch(() => undefined),
+                })
+              }
+            >
+              {t('dbc.action.delete')}
+            </Button>
+          )}
         </Space>
       ),
     },
@@ -161,12 +167,16 @@ export function DbcFileList({ tenantId }: { tenantId: string }) {
                 setPaging((p) => ({ page: 1, size: p.size }));
               }}
             />
-            <Button type="primary" icon={<UploadOutlined />} onClick={() => setTarget('new')} data-testid="dbc-upload">
-              {t('dbc.list.upload')}
-            </Button>
-            <Button icon={<ImportOutlined />} onClick={() => navigate('/Container/DBCImportPage')} data-testid="dbc-import">
-              {t('dbc.list.import')}
-            </Button>
+            {mayCall(Routes.mapping.uploadDbc) && (
+              <Button type="primary" icon={<UploadOutlined />} onClick={() => setTarget('new')} data-testid="dbc-upload">
+                {t('dbc.list.upload')}
+              </Button>
+            )}
+            {mayCall(Routes.mapping.uploadDbc) && (
+              <Button icon={<ImportOutlined />} onClick={() => navigate('/Container/DBCImportPage')} data-testid="dbc-import">
+                {t('dbc.list.import')}
+              </Button>
+            )}
           </>
         }
       />

@@ -1,4 +1,5 @@
 import { PlusOutlined } from '@ant-design/icons';
+import { Routes } from '@loggerhead/contract/routes/index.ts';
 import type { Strategy } from '@loggerhead/contract/schemas/dbc.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Input, Space, Tooltip, Typography } from 'antd';
@@ -12,6 +13,7 @@ import { type ChooserColumn, ColumnChooserTable } from '../../../components/data
 import { Paginator } from '../../../components/data-view/paginator.tsx';
 import type { PageState } from '../../../components/data-view/paging.ts';
 import { formatDateTime } from '../../../lib/format.ts';
+import { mayCall } from '../../../session/can.ts';
 import { StrategyFormDialog } from './strategy-form-dialog.tsx';
 
 /** Signal strategies: a named subset (1-100 signals) of one DBC file that a channel can be bound to. */
@@ -76,26 +78,30 @@ export function StrategyList({ tenantId }: { tenantId: string }) {
       fixed: 'right',
       render: (s) => (
         <Space size={0}>
-          <Button type="link" size="small" onClick={() => setTarget(s)}>
-            {t('dbc.action.edit')}
-          </Button>
-          <Button
-            type="link"
-            size="small"
-            danger
-            onClick={() =>
-              modal.confirm({
-                title: t('dbc.delete.title'),
-                content: t('dbc.delete.confirm', { name: s.name }),
-                okText: t('dbc.action.delete'),
-                okButtonProps: { danger: true },
-                cancelText: t('common.action.cancel'),
-                onOk: () => remove.mutateAsync(s).catch(() => undefined),
-              })
-            }
-          >
-            {t('dbc.action.delete')}
-          </Button>
+          {mayCall(Routes.mapping.updateStrategy) && (
+            <Button type="link" size="small" onClick={() => setTarget(s)}>
+              {t('dbc.action.edit')}
+            </Button>
+          )}
+          {mayCall(Routes.mapping.removeStrategy) && (
+            <Button
+              type="link"
+              size="small"
+              danger
+              onClick={() =>
+                modal.confirm({
+                  title: t('dbc.delete.title'),
+                  content: t('dbc.delete.confirm', { name: s.name }),
+                  okText: t('dbc.action.delete'),
+                  okButtonProps: { danger: true },
+                  cancelText: t('common.action.cancel'),
+                  onOk: () => remove.mutateAsync(s).catch(() => undefined),
+                })
+              }
+            >
+              {t('dbc.action.delete')}
+            </Button>
+          )}
         </Space>
       ),
     },
@@ -122,9 +128,11 @@ export function StrategyList({ tenantId }: { tenantId: string }) {
                 setPaging((p) => ({ page: 1, size: p.size }));
               }}
             />
-            <Button type="primary" icon={<PlusOutlined />} onClick={() => setTarget('new')} data-testid="strategy-add">
-              {t('dbc.strategy.add')}
-            </Button>
+            {mayCall(Routes.mapping.createStrategy) && (
+              <Button type="primary" icon={<PlusOutlined />} onClick={() => setTarget('new')} data-testid="strategy-add">
+                {t('dbc.strategy.add')}
+              </Button>
+            )}
           </>
         }
       />

@@ -1,5 +1,6 @@
 import { ArrowLeftOutlined } from '@ant-design/icons';
 import { parseDbc } from '@loggerhead/can';
+import { Routes } from '@loggerhead/contract/routes/index.ts';
 import { DBC_DEFAULT_PROTOCOL, type DbcMessageInfo } from '@loggerhead/contract/schemas/dbc.ts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Flex, Form, Input, InputNumber, Typography } from 'antd';
@@ -9,6 +10,7 @@ import { useNavigate } from 'react-router';
 import { dbcApi } from '../../../api/dbc.api.ts';
 import { dbcKeys } from '../../../api/dbc.queries.ts';
 import { errorText } from '../../../api/error-funnel.ts';
+import { mayCall } from '../../../session/can.ts';
 import { useSession } from '../../../session/use-session.ts';
 import { DbcFileInput } from '../components/dbc-file-input.tsx';
 import { DbcMessagesView } from '../components/dbc-messages-view.tsx';
@@ -102,15 +104,17 @@ export default function DbcImportPage() {
             <InputNumber value={protocol} min={0} max={255} precision={0} onChange={(v) => setProtocol(v ?? DBC_DEFAULT_PROTOCOL)} />
           </Form.Item>
           <Form.Item>
-            <Button
-              type="primary"
-              disabled={!file || Boolean(preview?.problem) || !tenantId}
-              loading={upload.isPending}
-              onClick={() => upload.mutate()}
-              data-testid="dbc-import-submit"
-            >
-              {t('dbc.import.submit')}
-            </Button>
+            {mayCall(Routes.mapping.uploadDbc) && (
+              <Button
+                type="primary"
+                disabled={!file || Boolean(preview?.problem) || !tenantId}
+                loading={upload.isPending}
+                onClick={() => upload.mutate()}
+                data-testid="dbc-import-submit"
+              >
+                {t('dbc.import.submit')}
+              </Button>
+            )}
           </Form.Item>
         </Form>
         {problem && <DbcParseError problem={problem} />}

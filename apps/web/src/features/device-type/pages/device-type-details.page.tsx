@@ -1,10 +1,12 @@
 import { ArrowLeftOutlined, DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
+import { Routes } from '@loggerhead/contract/routes/index.ts';
 import type { DataField, DataGroup } from '@loggerhead/contract/schemas/device-type-schema.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Collapse, Descriptions, Empty, Result, Skeleton, Space, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
+import { mayCall } from '../../../session/can.ts';
 import { useSession } from '../../../session/use-session.ts';
 import { dataSchemaQuery, deviceTypeApi, deviceTypeKeys, deviceTypesQuery } from '../api/device-type.api.ts';
 import '../device-type.css';
@@ -97,25 +99,29 @@ export default function DeviceTypeDetailsPage() {
           width: 140,
           render: (_v, f) => (
             <Space size={0}>
-              <Button type="link" size="small" onClick={() => setField({ groupId: g.id, field: f })}>
-                {t('device-type.action.edit')}
-              </Button>
-              <Button
-                type="link"
-                size="small"
-                danger
-                onClick={() =>
-                  modal.confirm({
-                    title: t('device-type.field.deleteConfirm', { name: f.name }),
-                    okButtonProps: { danger: true },
-                    okText: t('device-type.action.delete'),
-                    cancelText: t('common.action.cancel'),
-                    onOk: () => removeField.mutateAsync({ groupId: g.id, fieldId: f.id }),
-                  })
-                }
-              >
-                {t('device-type.action.delete')}
-              </Button>
+              {mayCall(Routes.deviceTypeSchema.updateField) && (
+                <Button type="link" size="small" onClick={() => setField({ groupId: g.id, field: f })}>
+                  {t('device-type.action.edit')}
+                </Button>
+              )}
+              {mayCall(Routes.deviceTypeSchema.deleteField) && (
+                <Button
+                  type="link"
+                  size="small"
+                  danger
+                  onClick={() =>
+                    modal.confirm({
+                      title: t('device-type.field.deleteConfirm', { name: f.name }),
+                      okButtonProps: { danger: true },
+                      okText: t('device-type.action.delete'),
+                      cancelText: t('common.action.cancel'),
+                      onOk: () => removeField.mutateAsync({ groupId: g.id, fieldId: f.id }),
+                    })
+                  }
+                >
+                  {t('device-type.action.delete')}
+                </Button>
+              )}
             </Space>
           ),
         },
@@ -134,9 +140,11 @@ export default function DeviceTypeDetailsPage() {
         </Typography.Title>
       }
       extra={
-        <Button type="primary" icon={<PlusOutlined />} onClick={() => setGroup('new')} data-testid="add-group">
-          {t('device-type.group.add')}
-        </Button>
+        mayCall(Routes.deviceTypeSchema.createGroup) && (
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => setGroup('new')} data-testid="add-group">
+            {t('device-type.group.add')}
+          </Button>
+        )
       }
     >
       {type ? (
@@ -176,39 +184,45 @@ export default function DeviceTypeDetailsPage() {
             ),
             extra: (
               <Space size={0} onClick={(e) => e.stopPropagation()}>
-                <Button
-                  size="small"
-                  type="text"
-                  icon={<PlusOutlined />}
-                  onClick={() => setField({ groupId: g.id, field: null })}
-                  data-testid="add-field"
-                >
-                  {t('device-type.field.add')}
-                </Button>
-                <Button
-                  size="small"
-                  type="text"
-                  icon={<EditOutlined />}
-                  aria-label={t('device-type.action.edit')}
-                  onClick={() => setGroup(g)}
-                />
-                <Button
-                  size="small"
-                  type="text"
-                  danger
-                  icon={<DeleteOutlined />}
-                  aria-label={t('device-type.action.delete')}
-                  onClick={() =>
-                    modal.confirm({
-                      title: t('device-type.group.deleteConfirm', { name: g.name }),
-                      content: t('device-type.group.deleteText'),
-                      okButtonProps: { danger: true },
-                      okText: t('device-type.action.delete'),
-                      cancelText: t('common.action.cancel'),
-                      onOk: () => removeGroup.mutateAsync(g),
-                    })
-                  }
-                />
+                {mayCall(Routes.deviceTypeSchema.createField) && (
+                  <Button
+                    size="small"
+                    type="text"
+                    icon={<PlusOutlined />}
+                    onClick={() => setField({ groupId: g.id, field: null })}
+                    data-testid="add-field"
+                  >
+                    {t('device-type.field.add')}
+                  </Button>
+                )}
+                {mayCall(Routes.deviceTypeSchema.updateGroup) && (
+                  <Button
+                    size="small"
+                    type="text"
+                    icon={<EditOutlined />}
+                    aria-label={t('device-type.action.edit')}
+                    onClick={() => setGroup(g)}
+                  />
+                )}
+                {mayCall(Routes.deviceTypeSchema.deleteGroup) && (
+                  <Button
+                    size="small"
+                    type="text"
+                    danger
+                    icon={<DeleteOutlined />}
+                    aria-label={t('device-type.action.delete')}
+                    onClick={() =>
+                      modal.confirm({
+                        title: t('device-type.group.deleteConfirm', { name: g.name }),
+                        content: t('device-type.group.deleteText'),
+                        okButtonProps: { danger: true },
+                        okText: t('device-type.action.delete'),
+                        cancelText: t('common.action.cancel'),
+                        onOk: () => removeGroup.mutateAsync(g),
+                      })
+                    }
+                  />
+                )}
               </Space>
             ),
             children: fieldsTable(g),

@@ -1,10 +1,12 @@
 import { PlusOutlined } from '@ant-design/icons';
+import { Routes } from '@loggerhead/contract/routes/index.ts';
 import type { DeviceType } from '@loggerhead/contract/schemas/things.ts';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Input, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { mayCall } from '../../../session/can.ts';
 import { useSession } from '../../../session/use-session.ts';
 import { deviceTypesQuery } from '../api/device-type.api.ts';
 import { TypeFormDialog } from '../components/type-form-dialog.tsx';
@@ -31,9 +33,11 @@ export default function DeviceTypeListPage() {
         </Typography.Title>
       }
       extra={
-        <Button type="primary" icon={<PlusOutlined />} onClick={() => setAdding(true)} data-testid="add-device-type">
-          {t('device-type.list.add')}
-        </Button>
+        mayCall(Routes.things.createType) && (
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => setAdding(true)} data-testid="add-device-type">
+            {t('device-type.list.add')}
+          </Button>
+        )
       }
     >
       <Input.Search

@@ -1,4 +1,5 @@
 import { EditOutlined } from '@ant-design/icons';
+import { Routes } from '@loggerhead/contract/routes/index.ts';
 import type { Thing } from '@loggerhead/contract/schemas/things.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Descriptions, Popconfirm, Space, Typography } from 'antd';
@@ -10,7 +11,7 @@ import { thingKeys } from '../../../api/things.queries.ts';
 import { CopyButton } from '../../../components/data-view/copy-text.tsx';
 import { DeviceLabelEditor, DeviceLabelTags } from '../../../components/widgets/device-label-editor.tsx';
 import { formatDateTime } from '../../../lib/format.ts';
-import { can } from '../../../session/can.ts';
+import { can, mayCall } from '../../../session/can.ts';
 import { deviceApi } from '../api/device.api.ts';
 import { deviceKeys } from '../api/device.queries.ts';
 
@@ -68,17 +69,19 @@ export function DeviceInfo({ thing, tenantId }: { thing: Thing; tenantId: string
                 {thing.things_key}
               </Typography.Text>
               <CopyButton text={thing.things_key} />
-              <Popconfirm
-                title={t('device.info.regenerate')}
-                description={<div style={{ maxWidth: 300 }}>{t('device.info.regenerateConfirm')}</div>}
-                okText={t('common.action.ok')}
-                cancelText={t('common.action.cancel')}
-                onConfirm={() => regenerate.mutate()}
-              >
-                <Button danger loading={regenerate.isPending}>
-                  {t('device.info.regenerate')}
-                </Button>
-              </Popconfirm>
+              {mayCall(Routes.things.regenerateKey) && (
+                <Popconfirm
+                  title={t('device.info.regenerate')}
+                  description={<div style={{ maxWidth: 300 }}>{t('device.info.regenerateConfirm')}</div>}
+                  okText={t('common.action.ok')}
+                  cancelText={t('common.action.cancel')}
+                  onConfirm={() => regenerate.mutate()}
+                >
+                  <Button danger loading={regenerate.isPending}>
+                    {t('device.info.regenerate')}
+                  </Button>
+                </Popconfirm>
+              )}
             </Space>
           </Descriptions.Item>
         )}

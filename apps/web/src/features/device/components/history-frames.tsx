@@ -13,6 +13,7 @@ import { DateRange } from '../../../components/data-view/date-range.tsx';
 import { Paginator } from '../../../components/data-view/paginator.tsx';
 import { firstPage, type PageState } from '../../../components/data-view/paging.ts';
 import { shortcutRange } from '../../../components/data-view/time-range.ts';
+import { mayCall } from '../../../session/can.ts';
 import type { FramesFilter } from '../api/device.api.ts';
 import { framesQuery } from '../api/device.queries.ts';
 import { DownloadProgressDialog } from './download-progress-dialog.tsx';
@@ -92,9 +93,11 @@ export function HistoryFrames({ thing, tenantId }: { thing: Thing; tenantId: str
             <Button type="primary" icon={<SearchOutlined />} onClick={submit} data-testid="history-query">
               {t('device.filter.query')}
             </Button>
-            <Button icon={<DownloadOutlined />} onClick={() => setExporting(true)} data-testid="history-export">
-              {t('device.history.export')}
-            </Button>
+            {mayCall(Routes.data.createDownload) && (
+              <Button icon={<DownloadOutlined />} onClick={() => setExporting(true)} data-testid="history-export">
+                {t('device.history.export')}
+              </Button>
+            )}
             {mayUpload && (
               <Button icon={<UploadOutlined />} onClick={() => setUploading(true)} data-testid="history-upload">
                 {t('device.history.upload')}

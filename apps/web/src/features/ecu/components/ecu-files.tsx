@@ -1,4 +1,5 @@
 import { UploadOutlined } from '@ant-design/icons';
+import { Routes } from '@loggerhead/contract/routes/index.ts';
 import type { EcuFileType } from '@loggerhead/contract/schemas/ecu.ts';
 import { MAX_ECU_FILE_BYTES } from '@loggerhead/contract/schemas/ecu.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -8,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { type EcuFile, ecuApi } from '../../../api/ecu.api.ts';
 import { ecuFilesQuery, ecuKeys } from '../../../api/ecu.queries.ts';
 import { formatBytes, formatDateTime } from '../../../lib/format.ts';
+import { mayCall } from '../../../session/can.ts';
 
 /** ECU files of one type (fault-code lists, firmware packages, unlock files): upload, list, delete. */
 export function EcuFiles({
@@ -40,19 +42,21 @@ export function EcuFiles({
       title={title}
       data-testid={`ecu-files-${type}`}
       extra={
-        <Upload
-          showUploadList={false}
-          accept={type === 'dtc' ? '.csv,.txt,.json' : undefined}
-          beforeUpload={(f) => {
-            if (f.size > MAX_ECU_FILE_BYTES) message.error(t('ecu.files.tooLarge'));
-            else upload.mutate(f);
-            return false;
-          }}
-        >
-          <Button size="small" icon={<UploadOutlined />} loading={upload.isPending}>
-            {t(type === 'dtc' ? 'ecu.files.import' : 'ecu.files.upload')}
-          </Button>
-        </Upload>
+        mayCall(Routes.ecu.upload) && (
+          <Upload
+            showUploadList={false}
+            accept={type === 'dtc' ? '.csv,.txt,.json' : undefined}
+            beforeUpload={(f) => {
+              if (f.size > MAX_ECU_FILE_BYTES) message.error(t('ecu.files.tooLarge'));
+              else upload.mutate(f);
+              return false;
+            }}
+          >
+            <Button size="small" icon={<UploadOutlined />} loading={upload.isPending}>
+              {t(type === 'dtc' ? 'ecu.files.import' : 'ecu.files.upload')}
+            </Button>
+          </Upload>
+        )
       }
     >
       <Table<EcuFile>
@@ -75,11 +79,13 @@ export function EcuFiles({
             render: (_v, f) => (
               <>
                 {extraColumn?.(f)}
-                <Popconfirm title={t('ecu.files.deleteConfirm', { name: f.name })} onConfirm={() => remove.mutateAsync(f.id)}>
-                  <Button size="small" type="link" danger>
-                    {t('ecu.delete')}
-                  </Button>
-                </Popconfirm>
+                {mayCall(Routes.ecu.removeFile) && (
+                  <Popconfirm title={t('ecu.files.deleteConfirm', { name: f.name })} onConfirm={() => remove.mutateAsync(f.id)}>
+                    <Button size="small" type="link" danger>
+                      {t('ecu.delete')}
+                    </Button>
+                  </Popconfirm>
+                )}
               </>
             ),
           },

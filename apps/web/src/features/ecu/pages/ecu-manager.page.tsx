@@ -1,3 +1,4 @@
+import { Routes } from '@loggerhead/contract/routes/index.ts';
 import type { Ecu } from '@loggerhead/contract/schemas/ecu.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Card, Flex, Input, Popconfirm, Space, Table, Tag, Typography } from 'antd';
@@ -6,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { ecuApi } from '../../../api/ecu.api.ts';
 import { ecuKeys, ecusQuery } from '../../../api/ecu.queries.ts';
 import { formatAddress } from '../../../lib/uds-pdu.ts';
+import { mayCall } from '../../../session/can.ts';
 import { useSession } from '../../../session/use-session.ts';
 import { EcuDialog } from '../components/ecu-dialog.tsx';
 import { EcuFiles } from '../components/ecu-files.tsx';
@@ -30,16 +32,18 @@ export default function EcuManagerPage() {
       <Card
         size="small"
         extra={
-          <Button
-            type="primary"
-            size="small"
-            onClick={() => {
-              setEditing(null);
-              setOpen(true);
-            }}
-          >
-            {t('ecu.create')}
-          </Button>
+          mayCall(Routes.ecu.create) && (
+            <Button
+              type="primary"
+              size="small"
+              onClick={() => {
+                setEditing(null);
+                setOpen(true);
+              }}
+            >
+              {t('ecu.create')}
+            </Button>
+          )
         }
         title={<Input.Search allowClear size="small" placeholder={t('ecu.search')} onSearch={setKeyword} style={{ width: 240 }} />}
       >
@@ -79,21 +83,25 @@ export default function EcuManagerPage() {
               width: 140,
               render: (_v, e) => (
                 <Space size={4}>
-                  <Button
-                    size="small"
-                    type="link"
-                    onClick={() => {
-                      setEditing(e);
-                      setOpen(true);
-                    }}
-                  >
-                    {t('ecu.edit')}
-                  </Button>
-                  <Popconfirm title={t('ecu.deleteConfirm', { name: e.name })} onConfirm={() => remove.mutateAsync(e.id)}>
-                    <Button size="small" type="link" danger>
-                      {t('ecu.delete')}
+                  {mayCall(Routes.ecu.update) && (
+                    <Button
+                      size="small"
+                      type="link"
+                      onClick={() => {
+                        setEditing(e);
+                        setOpen(true);
+                      }}
+                    >
+                      {t('ecu.edit')}
                     </Button>
-                  </Popconfirm>
+                  )}
+                  {mayCall(Routes.ecu.remove) && (
+                    <Popconfirm title={t('ecu.deleteConfirm', { name: e.name })} onConfirm={() => remove.mutateAsync(e.id)}>
+                      <Button size="small" type="link" danger>
+                        {t('ecu.delete')}
+                      </Button>
+                    </Popconfirm>
+                  )}
                 </Space>
               ),
             },

@@ -1,4 +1,5 @@
 import { ArrowLeftOutlined } from '@ant-design/icons';
+import { Routes } from '@loggerhead/contract/routes/index.ts';
 import type { FenceInput, LatLon } from '@loggerhead/contract/schemas/fence.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Col, Form, Input, InputNumber, Radio, Row, Space, Spin, Table } from 'antd';
@@ -6,6 +7,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { efenceApi, efenceKeys, fenceQuery } from '../../../api/efence.api.ts';
+import { mayCall } from '../../../session/can.ts';
 import { useSession } from '../../../session/use-session.ts';
 import { FenceDraw, type FenceShape } from '../components/fence-draw.tsx';
 import { RADIUS_MAX, RADIUS_MIN, validLatLon, validRadius } from '../components/geo.ts';
@@ -243,9 +245,11 @@ export default function EfenceEditorPage() {
             </Form.Item>
             {problem && <Alert type="error" showIcon style={{ marginBottom: 12 }} title={problem} data-testid="efence-problem" />}
             <Space>
-              <Button type="primary" htmlType="submit" loading={save.isPending} data-testid="efence-save">
-                {t('efence.editor.save')}
-              </Button>
+              {mayCall(id ? Routes.fence.update : Routes.fence.create) && (
+                <Button type="primary" htmlType="submit" loading={save.isPending} data-testid="efence-save">
+                  {t('efence.editor.save')}
+                </Button>
+              )}
               <Button onClick={back}>{t('efence.editor.cancel')}</Button>
             </Space>
           </Form>

@@ -1,3 +1,4 @@
+import { Routes } from '@loggerhead/contract/routes/index.ts';
 import type { Fence } from '@loggerhead/contract/schemas/fence.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Input, Modal, Popconfirm, Select, Space, Table, Tag, Tooltip } from 'antd';
@@ -8,6 +9,7 @@ import { efenceApi, efenceKeys, fenceDevicesQuery, fenceListQuery } from '../../
 import { Paginator } from '../../../components/data-view/paginator.tsx';
 import { firstPage, type PageState } from '../../../components/data-view/paging.ts';
 import { formatDateTime } from '../../../lib/format.ts';
+import { mayCall } from '../../../session/can.ts';
 import { useSession } from '../../../session/use-session.ts';
 
 const editorHref = (id?: string) => `/Container/EFenceManager/EFenceEditor${id ? `?id=${encodeURIComponent(id)}` : ''}`;
@@ -43,11 +45,13 @@ export default function EfenceManagerPage() {
           }}
           style={{ width: 240 }}
         />
-        <Link to={editorHref()}>
-          <Button type="primary" data-testid="efence-add">
-            {t('efence.manager.add')}
-          </Button>
-        </Link>
+        {mayCall(Routes.fence.create) && (
+          <Link to={editorHref()}>
+            <Button type="primary" data-testid="efence-add">
+              {t('efence.manager.add')}
+            </Button>
+          </Link>
+        )}
       </Space>
       <Table<Fence>
         rowKey="id"
@@ -79,11 +83,13 @@ export default function EfenceManagerPage() {
             key: 'actions',
             render: (_, f) => (
               <Space>
-                <Link to={editorHref(f.id)}>{t('efence.manager.edit')}</Link>
-                <Button size="small" type="link" onClick={() => setBinding(f)} data-testid="efence-bind">
-                  {t('efence.manager.bind')}
-                </Button>
-                {f.rule_count > 0 ? (
+                {mayCall(Routes.fence.update) && <Link to={editorHref(f.id)}>{t('efence.manager.edit')}</Link>}
+                {mayCall(Routes.fence.bind) && (
+                  <Button size="small" type="link" onClick={() => setBinding(f)} data-testid="efence-bind">
+                    {t('efence.manager.bind')}
+                  </Button>
+                )}
+                {!mayCall(Routes.fence.remove) ? null : f.rule_count > 0 ? (
                   <Tooltip title={t('errors.fence.in-use')}>
                     <Button size="small" type="link" danger disabled>
                       {t('efence.manager.delete')}

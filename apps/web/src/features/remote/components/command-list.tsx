@@ -1,3 +1,4 @@
+import { Routes } from '@loggerhead/contract/routes/index.ts';
 import { COMMAND_STATES, type Command, type CommandState, Operations } from '@loggerhead/contract/schemas/command.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Card, Select, Space, Table, Tag, Typography } from 'antd';
@@ -6,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { Paginator } from '../../../components/data-view/paginator.tsx';
 import { firstPage, type PageState, rowNumber } from '../../../components/data-view/paging.ts';
 import { formatDateTime } from '../../../lib/format.ts';
+import { mayCall } from '../../../session/can.ts';
 import { commandApi } from '../api/command.api.ts';
 import { commandsQuery, remoteKeys } from '../api/remote.queries.ts';
 
@@ -111,16 +113,18 @@ export function CommandList({ thingId, tenantId }: { thingId: string; tenantId: 
             key: 'actions',
             width: 90,
             render: (_v, r) =>
-              r.state === 'queued' ? (
-                <Button
-                  size="small"
-                  type="link"
-                  loading={cancel.isPending && cancel.variables === r.correlation_id}
-                  onClick={() => cancel.mutate(r.correlation_id)}
-                >
-                  {t('remote.commands.cancel')}
-                </Button>
-              ) : null,
+              r.state === 'queued'
+                ? mayCall(Routes.command.cancel) && (
+                    <Button
+                      size="small"
+                      type="link"
+                      loading={cancel.isPending && cancel.variables === r.correlation_id}
+                      onClick={() => cancel.mutate(r.correlation_id)}
+                    >
+                      {t('remote.commands.cancel')}
+                    </Button>
+                  )
+                : null,
           },
         ]}
       />

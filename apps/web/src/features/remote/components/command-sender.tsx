@@ -1,3 +1,4 @@
+import { Routes } from '@loggerhead/contract/routes/index.ts';
 import { Operations } from '@loggerhead/contract/schemas/command.ts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Flex, InputNumber, Radio } from 'antd';
@@ -5,6 +6,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CanFramesTable } from '../../../components/can-frames-table.tsx';
 import { emptyFrameRow, type FrameRow, frameErrors, toCommandFrames } from '../../../lib/can-frames.ts';
+import { mayCall } from '../../../session/can.ts';
 import { commandApi } from '../api/command.api.ts';
 import { remoteKeys } from '../api/remote.queries.ts';
 
@@ -82,12 +84,16 @@ export function CommandSender({ thingId, tenantId }: Props) {
             />
           </>
         )}
-        <Button type="primary" size="small" disabled={!valid} loading={send.isPending} onClick={() => send.mutate()}>
-          {t('remote.send.submit')}
-        </Button>
-        <Button size="small" loading={stop.isPending} onClick={() => stop.mutate()}>
-          {t('remote.send.stop')}
-        </Button>
+        {mayCall(Routes.command.issue) && (
+          <Button type="primary" size="small" disabled={!valid} loading={send.isPending} onClick={() => send.mutate()}>
+            {t('remote.send.submit')}
+          </Button>
+        )}
+        {mayCall(Routes.command.issue) && (
+          <Button size="small" loading={stop.isPending} onClick={() => stop.mutate()}>
+            {t('remote.send.stop')}
+          </Button>
+        )}
       </Flex>
     </Card>
   );

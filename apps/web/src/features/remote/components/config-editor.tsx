@@ -1,4 +1,5 @@
 import { DeleteOutlined, DownloadOutlined, PlusOutlined, UploadOutlined } from '@ant-design/icons';
+import { Routes } from '@loggerhead/contract/routes/index.ts';
 import {
   CONFIG_LIMITS,
   type ConfigNumberField,
@@ -12,6 +13,7 @@ import { App, Button, Card, Checkbox, Col, Flex, Form, Input, InputNumber, Row, 
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../../lib/format.ts';
+import { mayCall } from '../../../session/can.ts';
 import { type ConfigResult, configApi } from '../api/config.api.ts';
 import { commandQuery, isFinal, lastConfigQuery, remoteKeys } from '../api/remote.queries.ts';
 import { cleanConfig, configFileText, parseConfigFile } from '../lib/config-file.ts';
@@ -97,12 +99,16 @@ export function ConfigEditor({ thingId, tenantId }: { thingId: string; tenantId:
       extra={
         <Space wrap>
           {followed.data && !isFinal(followed.data.state) && <CommandStateTag state={followed.data.state} />}
-          <Button size="small" loading={read.isPending} disabled={busy} onClick={() => read.mutate()}>
-            {t('remote.config.read')}
-          </Button>
-          <Button size="small" type="primary" loading={write.isPending} disabled={busy} onClick={submit}>
-            {t('remote.config.write')}
-          </Button>
+          {mayCall(Routes.config.read) && (
+            <Button size="small" loading={read.isPending} disabled={busy} onClick={() => read.mutate()}>
+              {t('remote.config.read')}
+            </Button>
+          )}
+          {mayCall(Routes.config.write) && (
+            <Button size="small" type="primary" loading={write.isPending} disabled={busy} onClick={submit}>
+              {t('remote.config.write')}
+            </Button>
+          )}
           <Upload accept=".json,application/json" showUploadList={false} beforeUpload={importFile}>
             <Button size="small" icon={<UploadOutlined />}>
               {t('remote.config.import')}

@@ -1,3 +1,4 @@
+import { Routes } from '@loggerhead/contract/routes/index.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Card, Flex, Form, Input, Progress, Select, Space, Steps, Tag } from 'antd';
 import { useState } from 'react';
@@ -7,6 +8,7 @@ import { ecuApi, type UdsTransportInput } from '../../../api/ecu.api.ts';
 import { ecuFilesQuery } from '../../../api/ecu.queries.ts';
 import { reasonText } from '../../../api/error-funnel.ts';
 import { formatDateTime } from '../../../lib/format.ts';
+import { mayCall } from '../../../session/can.ts';
 import { flashJobQuery, remoteKeys } from '../api/remote.queries.ts';
 import { TransportForm, type TransportValues, toTransport } from './transport-form.tsx';
 
@@ -90,20 +92,22 @@ export function EcuUpgradePanel({ tenantId, thingId }: { tenantId: string; thing
             onChange={(e) => setAddress(e.target.value)}
             style={{ width: 240 }}
           />
-          <Button
-            type="primary"
-            disabled={running || !addressOk}
-            loading={start.isPending}
-            onClick={() =>
-              void form.validateFields().then(
-                (v) => start.mutate(toTransport(v)),
-                () => undefined,
-              )
-            }
-          >
-            {t('remote.ecuUpgrade.start')}
-          </Button>
-          {j?.state === 'running' && (
+          {mayCall(Routes.uds.flash) && (
+            <Button
+              type="primary"
+              disabled={running || !addressOk}
+              loading={start.isPending}
+              onClick={() =>
+                void form.validateFields().then(
+                  (v) => start.mutate(toTransport(v)),
+                  () => undefined,
+                )
+              }
+            >
+              {t('remote.ecuUpgrade.start')}
+            </Button>
+          )}
+          {j?.state === 'running' && mayCall(Routes.uds.cancelFlash) && (
             <Button danger loading={cancel.isPending} onClick={() => cancel.mutate()}>
               {t('remote.ecuUpgrade.cancel')}
             </Button>

@@ -1,3 +1,4 @@
+import { Routes } from '@loggerhead/contract/routes/index.ts';
 import type { Firmware, Upgrade } from '@loggerhead/contract/schemas/firmware.ts';
 import type { Thing } from '@loggerhead/contract/schemas/things.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -8,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { Paginator } from '../../../components/data-view/paginator.tsx';
 import { firstPage, type PageState } from '../../../components/data-view/paging.ts';
 import { formatDateTime, formatRecallSize } from '../../../lib/format.ts';
+import { mayCall } from '../../../session/can.ts';
 import { firmwareApi } from '../api/firmware.api.ts';
 import { firmwareListQuery, remoteKeys, upgradesQuery } from '../api/remote.queries.ts';
 import { UPGRADE_COLOURS, upgradeStateKey, validSchedule } from '../lib/firmware-rules.ts';
@@ -65,9 +67,11 @@ export function FirmwareSection({ thing, tenantId, onUpgradeChange }: { thing: T
       title={t('remote.firmware.title')}
       data-testid="firmware-section"
       extra={
-        <Button size="small" onClick={() => setUploading(true)}>
-          {t('remote.firmware.upload')}
-        </Button>
+        mayCall(Routes.firmware.upload) && (
+          <Button size="small" onClick={() => setUploading(true)}>
+            {t('remote.firmware.upload')}
+          </Button>
+        )
       }
     >
       {current && (
@@ -85,7 +89,7 @@ export function FirmwareSection({ thing, tenantId, onUpgradeChange }: { thing: T
               {t(`errors.${current.code}`, { defaultValue: current.message ?? current.code })}
             </Typography.Text>
           )}
-          {(current.state === 'scheduled' || current.state === 'idle') && (
+          {(current.state === 'scheduled' || current.state === 'idle') && mayCall(Routes.firmware.cancelUpgrade) && (
             <Button size="small" type="link" danger loading={cancel.isPending} onClick={() => cancel.mutate(current)}>
               {t('remote.firmware.cancel')}
             </Button>
@@ -127,6 +131,7 @@ export function FirmwareSection({ thing, tenantId, onUpgradeChange }: { thing: T
                 checked={f.to_public}
                 loading={setPublic.isPending && setPublic.variables?.f.firmware_id === f.firmware_id}
                 onChange={(on) => setPublic.mutate({ f, on })}
+                disabled={!mayCall(Routes.firmware.setPublic)}
                 aria-label={t('remote.firmware.public')}
               />
             ),
@@ -137,25 +142,29 @@ export function FirmwareSection({ thing, tenantId, onUpgradeChange }: { thing: T
             width: 170,
             render: (_v, f) => (
               <Space size={4}>
-                <Popconfirm
-                  title={t(at ? 'remote.firmware.confirmScheduled' : 'remote.firmware.confirmNow', { version: f.version })}
-                  disabled={!scheduleOk}
-                  onConfirm={() => notify.mutateAsync(f)}
-                >
-                  <Button
-                    size="small"
-                    type="link"
+                {mayCall(Routes.firmware.notify) && (
+                  <Popconfirm
+                    title={t(at ? 'remote.firmware.confirmScheduled' : 'remote.firmware.confirmNow', { version: f.version })}
                     disabled={!scheduleOk}
-                    loading={notify.isPending && notify.variables?.firmware_id === f.firmware_id}
+                    onConfirm={() => notify.mutateAsync(f)}
                   >
-                    {t('remote.firmware.upgrade')}
-                  </Button>
-                </Popconfirm>
-                <Popconfirm title={t('remote.firmware.deleteConfirm', { version: f.version })} onConfirm={() => remove.mutateAsync(f)}>
-                  <Button size="small" type="link" danger>
-                    {t('remote.storage.delete')}
-                  </Button>
-                </Popconfirm>
+                    <Button
+                      size="small"
+                      type="link"
+                      disabled={!scheduleOk}
+                      loading={notify.isPending && notify.variables?.firmware_id === f.firmware_id}
+                    >
+                      {t('remote.firmware.upgrade')}
+                    </Button>
+                  </Popconfirm>
+                )}
+                {mayCall(Routes.firmware.remove) && (
+                  <Popconfirm title={t('remote.firmware.deleteConfirm', { version: f.version })} onConfirm={() => remove.mutateAsync(f)}>
+                    <Button size="small" type="link" danger>
+                      {t('remote.storage.delete')}
+                    </Button>
+                  </Popconfirm>
+                )}
               </Space>
             ),
           },

@@ -1,8 +1,10 @@
+import { Routes } from '@loggerhead/contract/routes/index.ts';
 import type { RecallTask } from '@loggerhead/contract/schemas/recall.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Modal, Progress, Steps } from 'antd';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { mayCall } from '../../../session/can.ts';
 import { recallApi } from '../api/recall.api.ts';
 import { recallTaskQuery, remoteKeys } from '../api/remote.queries.ts';
 import { isRecallRunning, recallStep, storedName } from '../lib/recall-rules.ts';
@@ -47,9 +49,11 @@ export function RecallDialog({ tenantId, thingId, taskId, onClose }: Props) {
       destroyOnHidden
       footer={
         running ? (
-          <Button danger loading={cancel.isPending} onClick={() => cancel.mutate()}>
-            {t('remote.recall.cancel')}
-          </Button>
+          mayCall(Routes.recall.cancel) && (
+            <Button danger loading={cancel.isPending} onClick={() => cancel.mutate()}>
+              {t('remote.recall.cancel')}
+            </Button>
+          )
         ) : (
           <Button onClick={onClose}>{t('remote.recall.close')}</Button>
         )

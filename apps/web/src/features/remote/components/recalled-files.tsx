@@ -1,7 +1,9 @@
+import { Routes } from '@loggerhead/contract/routes/index.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Popconfirm, Progress, Space, Table, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime, formatRecallSize } from '../../../lib/format.ts';
+import { mayCall } from '../../../session/can.ts';
 import { type RecalledFile, recallApi } from '../api/recall.api.ts';
 import { recalledFilesQuery, recallTasksQuery, remoteKeys } from '../api/remote.queries.ts';
 import { isRecallRunning } from '../lib/recall-rules.ts';
@@ -32,9 +34,11 @@ export function RecalledFiles({ tenantId, thingId }: { tenantId: string; thingId
               <Tag>{t(`remote.recall.state.${task.state}`)}</Tag>
               <span className="lh-mono">{task.filename}</span>
               <Progress percent={Math.round(task.process_rate)} size="small" style={{ width: 200 }} status="active" />
-              <Button size="small" type="link" danger onClick={() => cancel.mutate(task.id)}>
-                {t('remote.recall.cancel')}
-              </Button>
+              {mayCall(Routes.recall.cancel) && (
+                <Button size="small" type="link" danger onClick={() => cancel.mutate(task.id)}>
+                  {t('remote.recall.cancel')}
+                </Button>
+              )}
             </Space>
           ))}
         </Space>
@@ -69,19 +73,23 @@ export function RecalledFiles({ tenantId, thingId }: { tenantId: string; thingId
                 >
                   {t('remote.recalled.download')}
                 </Button>
-                <Button
-                  size="small"
-                  type="link"
-                  loading={importIt.isPending && importIt.variables?.name === f.name}
-                  onClick={() => importIt.mutate(f)}
-                >
-                  {t('remote.recalled.import')}
-                </Button>
-                <Popconfirm title={t('remote.storage.deleteConfirm', { name: f.filename })} onConfirm={() => remove.mutateAsync(f)}>
-                  <Button size="small" type="link" danger>
-                    {t('remote.storage.delete')}
+                {mayCall(Routes.recall.importToHistory) && (
+                  <Button
+                    size="small"
+                    type="link"
+                    loading={importIt.isPending && importIt.variables?.name === f.name}
+                    onClick={() => importIt.mutate(f)}
+                  >
+                    {t('remote.recalled.import')}
                   </Button>
-                </Popconfirm>
+                )}
+                {mayCall(Routes.recall.remove) && (
+                  <Popconfirm title={t('remote.storage.deleteConfirm', { name: f.filename })} onConfirm={() => remove.mutateAsync(f)}>
+                    <Button size="small" type="link" danger>
+                      {t('remote.storage.delete')}
+                    </Button>
+                  </Popconfirm>
+                )}
               </Space>
             ),
           },

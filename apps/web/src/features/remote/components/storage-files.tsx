@@ -1,3 +1,4 @@
+import { Routes } from '@loggerhead/contract/routes/index.ts';
 import type { RecallFileEntry } from '@loggerhead/contract/schemas/recall.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Flex, Popconfirm, Space, Table, Tag, Typography } from 'antd';
@@ -7,6 +8,7 @@ import { DateRange } from '../../../components/data-view/date-range.tsx';
 import { Paginator } from '../../../components/data-view/paginator.tsx';
 import { firstPage, type PageState, rowNumber } from '../../../components/data-view/paging.ts';
 import { formatDateTime, formatRecallSize } from '../../../lib/format.ts';
+import { mayCall } from '../../../session/can.ts';
 import { commandApi } from '../api/command.api.ts';
 import { recallApi } from '../api/recall.api.ts';
 import { isFinal, recallListQuery, remoteKeys, tenantPackageQuery } from '../api/remote.queries.ts';
@@ -90,16 +92,20 @@ export function StorageFiles({ tenantId, thingId, onRecall }: { tenantId: string
     >
       <Flex gap={12} wrap align="center" style={{ marginBottom: 12 }}>
         <DateRange value={range} onChange={setRange} disabled={waiting} />
-        <Button type="primary" loading={waiting} onClick={() => query(firstPage(paging.size))}>
-          {t('remote.storage.query')}
-        </Button>
-        <Button
-          disabled={selected.length === 0 || selected.length > limit}
-          loading={batch.isPending}
-          onClick={() => batch.mutate(files.filter((f) => selected.includes(f.name)))}
-        >
-          {t('remote.recall.batch', { count: selected.length, max: limit })}
-        </Button>
+        {mayCall(Routes.recall.list) && (
+          <Button type="primary" loading={waiting} onClick={() => query(firstPage(paging.size))}>
+            {t('remote.storage.query')}
+          </Button>
+        )}
+        {mayCall(Routes.recall.batch) && (
+          <Button
+            disabled={selected.length === 0 || selected.length > limit}
+            loading={batch.isPending}
+            onClick={() => batch.mutate(files.filter((f) => selected.includes(f.name)))}
+          >
+            {t('remote.recall.batch', { count: selected.length, max: limit })}
+          </Button>
+        )}
       </Flex>
       {data?.code && (
         <Alert
@@ -139,24 +145,28 @@ export function StorageFiles({ tenantId, thingId, onRecall }: { tenantId: string
             width: 170,
             render: (_v, f) => (
               <Space size={4}>
-                <Button size="small" type="link" disabled={!canRecall(f.size)} onClick={() => recall.mutate(f)}>
-                  {t('remote.recall.recall')}
-                </Button>
-                <Popconfirm
-                  title={t('remote.storage.deleteConfirm', { name: f.name })}
-                  disabled={!canRecall(f.size)}
-                  onConfirm={() => remove.mutate(f)}
-                >
-                  <Button
-                    size="small"
-                    type="link"
-                    danger
-                    disabled={!canRecall(f.size)}
-                    loading={remove.isPending && remove.variables?.name === f.name}
-                  >
-                    {t('remote.storage.delete')}
+                {mayCall(Routes.recall.recall) && (
+                  <Button size="small" type="link" disabled={!canRecall(f.size)} onClick={() => recall.mutate(f)}>
+                    {t('remote.recall.recall')}
                   </Button>
-                </Popconfirm>
+                )}
+                {mayCall(Routes.recall.deleteOnDevice) && (
+                  <Popconfirm
+                    title={t('remote.storage.deleteConfirm', { name: f.name })}
+                    disabled={!canRecall(f.size)}
+                    onConfirm={() => remove.mutate(f)}
+                  >
+                    <Button
+                      size="small"
+                      type="link"
+                      danger
+                      disabled={!canRecall(f.size)}
+                      loading={remove.isPending && remove.variables?.name === f.name}
+                    >
+                      {t('remote.storage.delete')}
+                    </Button>
+                  </Popconfirm>
+                )}
                 {f.size === 0 && <Tag>{t('remote.storage.empty')}</Tag>}
               </Space>
             ),

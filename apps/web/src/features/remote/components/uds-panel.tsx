@@ -1,10 +1,12 @@
+import { Routes } from '@loggerhead/contract/routes/index.ts';
 import { useMutation } from '@tanstack/react-query';
-import { App, Button, Card, Flex, Form, Input, InputNumber, Popconfirm, Select, Space, Table, Tag, Typography } from 'antd';
+import { Alert, App, Button, Card, Flex, Form, Input, InputNumber, Popconfirm, Select, Space, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type DtcList, ecuApi, type UdsResult, type UdsTransportInput } from '../../../api/ecu.api.ts';
 import { errorText } from '../../../api/error-funnel.ts';
 import { isPdu, normaliseBytes, udsPdu } from '../../../lib/uds-pdu.ts';
+import { mayCall } from '../../../session/can.ts';
 import { TransportForm, type TransportValues, toTransport } from './transport-form.tsx';
 
 interface LogEntry {
@@ -69,6 +71,9 @@ export function UdsPanel({ tenantId, thingId }: { tenantId: string; thingId: str
     void transport().then((tr) => tr && send.mutate({ label, pdu, transport: tr }));
   };
   const bytes = (s: string) => normaliseBytes(s);
+
+  // Every service here is a request through the device: without its key there is nothing to press.
+  if (!mayCall(Routes.uds.request)) return <Alert type="info" showIcon title={t('common.notAllowed')} data-testid="not-allowed" />;
 
   return (
     <Flex vertical gap={16}>
@@ -254,11 +259,13 @@ export function UdsPanel({ tenantId, thingId }: { tenantId: string; thingId: str
             <Button size="small" loading={readDtc.isPending} onClick={() => void transport().then((tr) => tr && readDtc.mutate(tr))}>
               {t('remote.uds.readDtc')}
             </Button>
-            <Popconfirm title={t('remote.uds.clearConfirm')} onConfirm={() => transport().then((tr) => tr && clearDtc.mutateAsync(tr))}>
-              <Button size="small" danger loading={clearDtc.isPending}>
-                {t('remote.uds.clearDtc')}
-              </Button>
-            </Popconfirm>
+            {mayCall(Routes.uds.clearDtcs) && (
+              <Popconfirm title={t('remote.uds.clearConfirm')} onConfirm={() => transport().then((tr) => tr && clearDtc.mutateAsync(tr))}>
+                <Button size="small" danger loading={clearDtc.isPending}>
+                  {t('remote.uds.clearDtc')}
+                </Button>
+              </Popconfirm>
+            )}
           </Space>
         }
       >

@@ -1,4 +1,5 @@
 import { ReloadOutlined } from '@ant-design/icons';
+import { Routes } from '@loggerhead/contract/routes/index.ts';
 import type { AlertEvent } from '@loggerhead/contract/schemas/alert.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Form, Input, Modal, Popconfirm, Select, Space, Table, Tag } from 'antd';
@@ -8,6 +9,7 @@ import { DateRange } from '../../../components/data-view/date-range.tsx';
 import { Paginator } from '../../../components/data-view/paginator.tsx';
 import { firstPage, type PageState } from '../../../components/data-view/paging.ts';
 import { formatDateTime } from '../../../lib/format.ts';
+import { mayCall } from '../../../session/can.ts';
 import { type EventFilter, triggerApi } from '../api/trigger.api.ts';
 import { eventListQuery, ruleListQuery, triggerKeys } from '../api/trigger.queries.ts';
 
@@ -112,11 +114,13 @@ export function AlertEvents({ tenantId, thingsId }: Props) {
         >
           {t('trigger.events.refresh')}
         </Button>
-        <Popconfirm title={t('trigger.events.confirmDeleteAll')} onConfirm={() => removeAll.mutate()}>
-          <Button danger loading={removeAll.isPending} disabled={!q.data?.total} data-testid="events-delete-all">
-            {t('trigger.events.deleteAll')}
-          </Button>
-        </Popconfirm>
+        {mayCall(Routes.alertEvents.removeAll) && (
+          <Popconfirm title={t('trigger.events.confirmDeleteAll')} onConfirm={() => removeAll.mutate()}>
+            <Button danger loading={removeAll.isPending} disabled={!q.data?.total} data-testid="events-delete-all">
+              {t('trigger.events.deleteAll')}
+            </Button>
+          </Popconfirm>
+        )}
       </Space>
       <Table<AlertEvent>
         rowKey="id"
@@ -143,14 +147,18 @@ export function AlertEvents({ tenantId, thingsId }: Props) {
             key: 'actions',
             render: (_, e) => (
               <Space>
-                <Button size="small" type="link" onClick={() => setHandling(e)}>
-                  {t('trigger.events.handle')}
-                </Button>
-                <Popconfirm title={t('trigger.events.confirmDelete')} onConfirm={() => remove.mutate(e.id)}>
-                  <Button size="small" type="link" danger>
-                    {t('trigger.list.delete')}
+                {mayCall(Routes.alertEvents.handle) && (
+                  <Button size="small" type="link" onClick={() => setHandling(e)}>
+                    {t('trigger.events.handle')}
                   </Button>
-                </Popconfirm>
+                )}
+                {mayCall(Routes.alertEvents.remove) && (
+                  <Popconfirm title={t('trigger.events.confirmDelete')} onConfirm={() => remove.mutate(e.id)}>
+                    <Button size="small" type="link" danger>
+                      {t('trigger.list.delete')}
+                    </Button>
+                  </Popconfirm>
+                )}
               </Space>
             ),
           },

@@ -1,3 +1,4 @@
+import { Routes } from '@loggerhead/contract/routes/index.ts';
 import type { TriggerRule, TriggerRuleImportResult } from '@loggerhead/contract/schemas/alert.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, List, Popconfirm, Space, Switch, Table, Tag, Tooltip, Typography, Upload } from 'antd';
@@ -7,6 +8,7 @@ import { Link } from 'react-router';
 import { saveBlob } from '../../../components/data-view/file-download.ts';
 import { Paginator } from '../../../components/data-view/paginator.tsx';
 import { firstPage, type PageState } from '../../../components/data-view/paging.ts';
+import { mayCall } from '../../../session/can.ts';
 import { triggerApi } from '../api/trigger.api.ts';
 import { ruleListQuery, triggerKeys } from '../api/trigger.queries.ts';
 import { editRuleHref, parseImportFile } from '../trigger-rule.logic.ts';
@@ -59,19 +61,25 @@ export function RuleList({ tenantId, thingsId }: Props) {
   return (
     <div data-testid="trigger-rules">
       <Space style={{ marginBottom: 12 }} wrap>
-        <Link to={editRuleHref(thingsId)}>
-          <Button type="primary" data-testid="trigger-add">
-            {t('trigger.list.add')}
+        {mayCall(Routes.alert.create) && (
+          <Link to={editRuleHref(thingsId)}>
+            <Button type="primary" data-testid="trigger-add">
+              {t('trigger.list.add')}
+            </Button>
+          </Link>
+        )}
+        {mayCall(Routes.alert.importRules) && (
+          <Upload accept=".json,application/json" showUploadList={false} beforeUpload={onFile}>
+            <Button loading={importRules.isPending} data-testid="trigger-import">
+              {t('trigger.list.import')}
+            </Button>
+          </Upload>
+        )}
+        {mayCall(Routes.alert.exportRules) && (
+          <Button loading={exportRules.isPending} onClick={() => exportRules.mutate()} data-testid="trigger-export">
+            {t('trigger.list.export')}
           </Button>
-        </Link>
-        <Upload accept=".json,application/json" showUploadList={false} beforeUpload={onFile}>
-          <Button loading={importRules.isPending} data-testid="trigger-import">
-            {t('trigger.list.import')}
-          </Button>
-        </Upload>
-        <Button loading={exportRules.isPending} onClick={() => exportRules.mutate()} data-testid="trigger-export">
-          {t('trigger.list.export')}
-        </Button>
+        )}
       </Space>
       {importResult && (
         <Alert
@@ -131,6 +139,7 @@ export function RuleList({ tenantId, thingsId }: Props) {
                 data-testid="trigger-status"
                 checked={s === 1}
                 loading={status.isPending && status.variables?.id === r.id}
+                disabled={!mayCall(Routes.alert.setStatus)}
                 onChange={(enabled) => status.mutate({ id: r.id, enabled })}
               />
             ),
@@ -140,8 +149,8 @@ export function RuleList({ tenantId, thingsId }: Props) {
             key: 'actions',
             render: (_, r) => (
               <Space>
-                <Link to={editRuleHref(thingsId, r.id)}>{t('trigger.list.edit')}</Link>
-                {r.status === 1 ? (
+                {mayCall(Routes.alert.update) && <Link to={editRuleHref(thingsId, r.id)}>{t('trigger.list.edit')}</Link>}
+                {!mayCall(Routes.alert.remove) ? null : r.status === 1 ? (
                   <Tooltip title={t('errors.alert.rule-enabled')}>
                     <Button size="small" type="link" danger disabled>
                       {t('trigger.list.delete')}

@@ -1,4 +1,5 @@
 import { ArrowLeftOutlined } from '@ant-design/icons';
+import { Routes } from '@loggerhead/contract/routes/index.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Divider, Form, Input, InputNumber, Radio, Result, Select, Space, Spin, Switch } from 'antd';
 import { useEffect } from 'react';
@@ -6,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { bindingsQuery, dbcMessagesQuery } from '../../../api/dbc.queries.ts';
 import { fenceListQuery } from '../../../api/efence.api.ts';
+import { mayCall } from '../../../session/can.ts';
 import { useSession } from '../../../session/use-session.ts';
 import { triggerApi } from '../api/trigger.api.ts';
 import { ruleQuery, triggerKeys } from '../api/trigger.queries.ts';
@@ -264,9 +266,11 @@ export default function EditTriggerRulePage() {
         <Divider titlePlacement="start">{t('trigger.edit.recover')}</Divider>
         <ActionsFields name="recover" />
         <Space style={{ display: 'flex', marginTop: 8 }}>
-          <Button type="primary" htmlType="submit" loading={save.isPending} data-testid="trigger-save">
-            {t('trigger.edit.save')}
-          </Button>
+          {mayCall(id ? Routes.alert.update : Routes.alert.create) && (
+            <Button type="primary" htmlType="submit" loading={save.isPending} data-testid="trigger-save">
+              {t('trigger.edit.save')}
+            </Button>
+          )}
           <Button onClick={back}>{t('trigger.edit.cancel')}</Button>
         </Space>
       </Form>

@@ -1,4 +1,5 @@
 import { PlusOutlined } from '@ant-design/icons';
+import { Routes } from '@loggerhead/contract/routes/index.ts';
 import type { SubUser } from '@loggerhead/contract/schemas/accounts.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Form, Input, Popconfirm, Space, Switch, Table, Tag, Typography } from 'antd';
@@ -6,6 +7,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useReauth } from '../../../components/widgets/reauth-dialog.tsx';
 import { EMPTY, formatDateTime } from '../../../lib/format.ts';
+import { mayCall } from '../../../session/can.ts';
 import { useSession } from '../../../session/use-session.ts';
 import { type SubUserFilter, subUserListQuery, userApi, userKeys } from '../api/user.api.ts';
 import { ResetPasswordDialog } from '../components/reset-password-dialog.tsx';
@@ -65,9 +67,11 @@ export default function SubuserManagementPage() {
           </Form.Item>
           <Button htmlType="submit">{t('user.common.search')}</Button>
         </Form>
-        <Button type="primary" icon={<PlusOutlined />} onClick={() => setDialog({ editing: null })} data-testid="subuser-add">
-          {t('user.subusers.add')}
-        </Button>
+        {mayCall(Routes.subUsers.create) && (
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => setDialog({ editing: null })} data-testid="subuser-add">
+            {t('user.subusers.add')}
+          </Button>
+        )}
       </Space>
       <Table<SubUser>
         rowKey="id"
@@ -110,6 +114,7 @@ export default function SubuserManagementPage() {
                 size="small"
                 checked={status === 1}
                 onChange={(enabled) => setStatus.mutate({ u: r, enabled })}
+                disabled={!mayCall(Routes.subUsers.update)}
                 aria-label={t('user.subusers.enabled')}
               />
             ),
@@ -121,29 +126,35 @@ export default function SubuserManagementPage() {
             width: 220,
             render: (_v, r) => (
               <Space size={0}>
-                <Button type="link" size="small" onClick={() => setDialog({ editing: r })}>
-                  {t('user.common.edit')}
-                </Button>
-                <Button
-                  type="link"
-                  size="small"
-                  onClick={async () => {
-                    if (await reauth()) setResetting(r);
-                  }}
-                >
-                  {t('user.subusers.reset')}
-                </Button>
-                <Popconfirm
-                  title={t('user.subusers.deleteConfirm', { name: r.username })}
-                  okText={t('common.action.ok')}
-                  cancelText={t('common.action.cancel')}
-                  okButtonProps={{ danger: true }}
-                  onConfirm={() => remove.mutateAsync(r)}
-                >
-                  <Button type="link" size="small" danger>
-                    {t('user.common.delete')}
+                {mayCall(Routes.subUsers.update) && (
+                  <Button type="link" size="small" onClick={() => setDialog({ editing: r })}>
+                    {t('user.common.edit')}
                   </Button>
-                </Popconfirm>
+                )}
+                {mayCall(Routes.subUsers.resetPassword) && (
+                  <Button
+                    type="link"
+                    size="small"
+                    onClick={async () => {
+                      if (await reauth()) setResetting(r);
+                    }}
+                  >
+                    {t('user.subusers.reset')}
+                  </Button>
+                )}
+                {mayCall(Routes.subUsers.remove) && (
+                  <Popconfirm
+                    title={t('user.subusers.deleteConfirm', { name: r.username })}
+                    okText={t('common.action.ok')}
+                    cancelText={t('common.action.cancel')}
+                    okButtonProps={{ danger: true }}
+                    onConfirm={() => remove.mutateAsync(r)}
+                  >
+                    <Button type="link" size="small" danger>
+                      {t('user.common.delete')}
+                    </Button>
+                  </Popconfirm>
+                )}
               </Space>
             ),
           },

@@ -1,4 +1,5 @@
 import { UploadOutlined } from '@ant-design/icons';
+import { Routes } from '@loggerhead/contract/routes/index.ts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, ColorPicker, Form, Input, Radio, Space, Typography, Upload } from 'antd';
 import { useEffect } from 'react';
@@ -6,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { type Customization, storeCustomization } from '../../../api/session-storage.ts';
 import { isLang } from '../../../i18n/catalogue.ts';
 import { changeLang, currentLang } from '../../../i18n/setup.ts';
+import { mayCall } from '../../../session/can.ts';
 import { sessionApi } from '../../../session/session.api.ts';
 import { sessionKeys } from '../../../session/session.queries.ts';
 import { useSession } from '../../../session/use-session.ts';
@@ -143,9 +145,11 @@ export default function SystemConfigPage() {
           <Input maxLength={128} />
         </Form.Item>
         <Form.Item label=" " colon={false}>
-          <Button type="primary" htmlType="submit" loading={save.isPending} data-testid="system-config-save">
-            {t('user.common.save')}
-          </Button>
+          {mayCall(Routes.customization.put) && (
+            <Button type="primary" htmlType="submit" loading={save.isPending} data-testid="system-config-save">
+              {t('user.common.save')}
+            </Button>
+          )}
         </Form.Item>
       </Form>
     </Card>

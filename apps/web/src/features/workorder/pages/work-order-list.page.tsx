@@ -1,4 +1,5 @@
 import { PlusOutlined } from '@ant-design/icons';
+import { Routes } from '@loggerhead/contract/routes/index.ts';
 import {
   FEEDBACK_TYPES,
   type FeedbackType,
@@ -16,6 +17,7 @@ import { type ChooserColumn, ColumnChooserTable } from '../../../components/data
 import { Paginator } from '../../../components/data-view/paginator.tsx';
 import { firstPage, type PageState } from '../../../components/data-view/paging.ts';
 import { formatDateTime } from '../../../lib/format.ts';
+import { mayCall } from '../../../session/can.ts';
 import { useSession } from '../../../session/use-session.ts';
 import type { Side } from '../api/workorder.api.ts';
 import { workOrderListQuery } from '../api/workorder.queries.ts';
@@ -113,7 +115,8 @@ export default function WorkOrderListPage() {
         </Typography.Title>
       }
       extra={
-        side === 'initiator' && (
+        side === 'initiator' &&
+        mayCall(Routes.workorder.create) && (
           <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)} data-testid="new-workorder">
             {t('workorder.list.new')}
           </Button>

@@ -227,6 +227,7 @@ export const ErrorCodes = {
   'firmware.no-file': { message: 'Choose a firmware file', status: 400 },
   'firmware.wrong-model': { message: 'The device is of another type', status: 400 },
   'firmware.in-use': { message: 'The firmware is being installed on a device', status: 409 },
+  'firmware.too-many-devices': { message: 'The group has more devices than one upgrade may name', status: 400 },
   // UDS diagnostics
   'uds.no-response': { message: 'The ECU did not answer', status: 504 },
   'uds.busy': { message: 'An ECU upgrade is already running on this channel', status: 409 },

@@ -139,6 +139,7 @@ const zh: Record<string, string> = {
   'errors.mapping.backfill-range': '回填时间范围的开始须早于结束，且早于当前时间',
   'errors.mapping.backfill-none': '该通道没有正在进行的回填',
   'errors.firmware.wrong-model': '设备属于其他设备类型',
+  'errors.firmware.too-many-devices': '分组中的设备数超过一次升级可包含的上限',
   'errors.notice.bad-range': '结束时间须晚于开始时间',
   'errors.notice.upgrade-needs-window': '升级公告须填写版本、开始时间和结束时间',
   'errors.uds.negative-response': 'ECU 拒绝了该请求',

@@ -10,7 +10,7 @@ export type ThingImportResult = RouteResponse<typeof R.import>;
 /** The filters of the home page's device list (a part of the list's query). */
 export type DeviceFilters = Pick<
   NonNullable<RouteQuery<typeof R.list>>,
-  'keyword' | 'info_model_id' | 'is_online' | 'collected' | 'label' | 'label_value'
+  'keyword' | 'info_model_id' | 'is_online' | 'collected' | 'label' | 'label_value' | 'group_id'
 >;
 export type DeviceListQuery = DeviceFilters & { current_page: number; page_size: number };
 export type NewDevice = RouteBody<typeof R.create>;

@@ -40,12 +40,25 @@ export const FirmwarePageSchema = z.object({
 export const UPGRADE_STATES = ['scheduled', 'idle', 'busy', 'invalid', 'flash success', 'flash failed', 'cancelled'] as const;
 export type UpgradeState = (typeof UPGRADE_STATES)[number];
 
-export const UpgradeNotifySchema = z.object({
-  things_ids: z.array(z.string().uuid()).min(1).max(1000),
-  /** Scheduled time (ms since the epoch); absent = now. */
-  at: z.number().int().min(0).optional(),
-  type: z.enum(['self', 'outer']).default('self'),
-});
+export const MAX_UPGRADE_DEVICES = 1000;
+
+export const UpgradeNotifySchema = z
+  .object({
+    /** The devices to upgrade; or `group_id`. */
+    things_ids: z.array(z.string().uuid()).min(1).max(MAX_UPGRADE_DEVICES).optional(),
+    /**
+     * A device group instead of `things_ids`: every member the caller may see gets a result; those
+     * it may only read are answered `http.403` and not upgraded (at most MAX_UPGRADE_DEVICES).
+     */
+    group_id: z.string().uuid().optional(),
+    /** Scheduled time (ms since the epoch); absent = now. */
+    at: z.number().int().min(0).optional(),
+    type: z.enum(['self', 'outer']).default('self'),
+  })
+  .superRefine((b, ctx) => {
+    if (!b.things_ids === !b.group_id)
+      ctx.addIssue({ code: 'custom', path: ['things_ids'], message: 'give either devices or a device group' });
+  });
 
 export const UpgradeSchema = z.object({
   id: z.string(),

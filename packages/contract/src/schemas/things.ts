@@ -99,6 +99,8 @@ export const ThingListQuerySchema = z.object({
   label: z.string().max(64).optional(),
   /** With `label`: only devices whose value of it is this. */
   label_value: z.string().max(256).optional(),
+  /** A device group of the tenant: its members (of those the caller may see). */
+  group_id: z.string().uuid().optional(),
   /** Spec §7: order_type 1 descending, 0 ascending. */
   order_param: z.enum(['created_at', 'name', 'third_things_id', 'last_seen_at']).default('created_at'),
   order_type: z.coerce.number().int().min(0).max(1).default(1),

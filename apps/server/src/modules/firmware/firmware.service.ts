@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { type ErrorCode, type Firmware, Operations, type Upgrade, versionNum } from '@loggerhead/contract';
+import { type ErrorCode, type Firmware, MAX_UPGRADE_DEVICES, Operations, type Upgrade, versionNum } from '@loggerhead/contract';
 import type { RawSql } from '../../db/client.ts';
 import { epochMs as ms } from '../../db/rows.ts';
 import type { FileStore } from '../../files/file-store.ts';
@@ -9,7 +9,8 @@ import type { EventBus } from '../../lib/events.ts';
 import { INTERRUPTED, type RecoveryPass } from '../../lib/job-leases.ts';
 import type { CommandRow } from '../command/command.repository.ts';
 import type { CommandService, DeviceResponse } from '../command/command.service.ts';
-import { requireDevice } from '../things/things.access.ts';
+import { groupRepository } from '../group/group.repository.ts';
+import { deviceAccess, requireDevice, restrictedUser } from '../things/things.access.ts';
 import { type FirmwareRow, firmwareRepository, type UpgradeChange, type UpgradeRow } from './firmware.repository.ts';
 
 declare module '../../lib/events.ts' {
@@ -73,9 +74,34 @@ export interface FirmwareDeps {
 export function firmwareService(deps: FirmwareDeps) {
   const { raw, commands, events } = deps;
   const repo = firmwareRepository(raw);
+  const groups = groupRepository(raw);
   const owner = deps.owner ?? null;
   const files = deps.files;
   const fileOf = (id: string) => `firmware/${id}.bin`;
+
+  /**
+   * The devices an upgrade names: its list, or the members of its group (of the caller's tenant) the
+   * caller may see; of those, the ones it may only read are answered `http.403` (not upgraded).
+   */
+  async function upgradeTargets(
+    auth: Auth,
+    body: { things_ids?: string[]; group_id?: string },
+  ): Promise<{ thingsIds: string[]; readOnly: Set<string> }> {
+    if (body.things_ids) return { thingsIds: body.things_ids, readOnly: new Set() };
+    const groupId = body.group_id as string;
+    if (!(await groups.get(auth, groupId))) throw new ApiError(404, 'group.not-found');
+    const { rows, total } = await groups.members(auth, groupId, restrictedUser(auth), 0, MAX_UPGRADE_DEVICES);
+    if (!total) throw badRequest('group.empty', 'The group has no devices you may use', 'group_id');
+    if (total > MAX_UPGRADE_DEVICES)
+      throw badRequest(
+        'firmware.too-many-devices',
+        `The group has ${total} devices; an upgrade names at most ${MAX_UPGRADE_DEVICES}`,
+        'group_id',
+      );
+    const readOnly = new Set<string>();
+    for (const m of rows) if ((await deviceAccess(raw, auth, m.things_id)) !== 'write') readOnly.add(m.things_id);
+    return { thingsIds: rows.map((m) => m.things_id), readOnly };
+  }
 
   async function visible(auth: Auth, id: string): Promise<FirmwareRow> {
     const row = await repo.visible(auth.tenantId, id);
@@ -205,12 +231,22 @@ export function firmwareService(deps: FirmwareDeps) {
     },
 
     /** Upgrade devices of one type to a version, now or at `at`. */
-    async notify(auth: Auth, modelId: string, version: string, body: { things_ids: string[]; at?: number; type: 'self' | 'outer' }) {
+    async notify(
+      auth: Auth,
+      modelId: string,
+      version: string,
+      body: { things_ids?: string[]; group_id?: string; at?: number; type: 'self' | 'outer' },
+    ) {
       const fw = await repo.forUpgrade(auth.tenantId, modelId, version, body.type);
       if (!fw) throw notFound('Firmware not found');
       const scheduled = body.at !== undefined && body.at > Date.now() + 1000;
-      const results = [];
-      for (const thingsId of body.things_ids) {
+      const results: { things_id: string; upgrade: Upgrade | null; code: string | null; message: string | null }[] = [];
+      const { thingsIds, readOnly } = await upgradeTargets(auth, body);
+      for (const thingsId of thingsIds) {
+        if (readOnly.has(thingsId)) {
+          results.push({ things_id: thingsId, upgrade: null, code: 'http.403', message: 'Read-only access to this device' });
+          continue;
+        }
         await requireDevice(raw, auth, thingsId, 'write');
         const t = await commands.target(auth.tenantId, thingsId);
         let code: string | null = null;
@@ -240,8 +276,8 @@ export function firmwareService(deps: FirmwareDeps) {
         await emit(u);
         results.push({ things_id: thingsId, upgrade: toUpgrade(u), code: u.code, message: u.message });
       }
-      // One device: its refusal is the answer (the console shows it as an error).
-      if (results.length === 1 && results[0].code && !results[0].upgrade) {
+      // One device named: its refusal is the answer (the console shows it as an error).
+      if (body.things_ids && results.length === 1 && results[0].code && !results[0].upgrade) {
         const status = results[0].code === 'firmware.wrong-model' ? 400 : 409;
         // The refusals above (`firmware.wrong-model`, `things.offline`, `things.busy`) are codes of the registry.
         throw new ApiError(status, results[0].code as ErrorCode, results[0].message ?? undefined);

@@ -134,6 +134,12 @@ export function thingsRepository(raw: RawSql) {
         );
         where.push(`t.labels @> $${params.length}::jsonb`);
       }
+      if (q.group_id) {
+        params.push(q.group_id);
+        where.push(
+          `exists (select 1 from device_group_things g where g.tenant_id = t.tenant_id and g.group_id = $${params.length} and g.things_id = t.id)`,
+        );
+      }
       const w = where.join(' and ');
       const count = await raw.query<{ n: number }>(
         // $3 and $4 are named even when no favourites filter uses them: every parameter needs a type.

@@ -13,6 +13,7 @@ import type { RawSql } from '../../db/client.ts';
 import { epochMs as ms } from '../../db/rows.ts';
 import type { Auth } from '../../lib/auth.ts';
 import { ApiError, badRequest, conflict, notFound } from '../../lib/errors.ts';
+import { groupRepository } from '../group/group.repository.ts';
 import { labelRepository } from '../label/label.repository.ts';
 import { checkDeviceLabels } from '../label/label.service.ts';
 import { requireDevice } from './things.access.ts';
@@ -132,6 +133,11 @@ export function thingsService(deps: ThingsDeps) {
     return get(auth, id);
   }
 
+  /** A group filter names a group of the caller's tenant: another tenant's or an unknown one is `group.not-found`. */
+  async function knownGroup(auth: Auth, groupId: string | undefined): Promise<void> {
+    if (groupId && !(await groupRepository(deps.raw).get(auth, groupId))) throw new ApiError(404, 'group.not-found');
+  }
+
   return {
     async listTypes(auth: Auth): Promise<DeviceType[]> {
       return (await repo.listTypes(auth)).map(toDeviceType);
@@ -148,6 +154,7 @@ export function thingsService(deps: ThingsDeps) {
     },
 
     async list(auth: Auth, q: ThingListQuery) {
+      await knownGroup(auth, q.group_id);
       const { total, rows } = await repo.list(auth, q);
       return { total, current_page: q.current_page, page_size: q.page_size, list: rows.map(toThing) };
     },
@@ -280,6 +287,7 @@ export function thingsService(deps: ThingsDeps) {
     },
 
     async exportCsv(auth: Auth, q: ThingListQuery): Promise<string> {
+      await knownGroup(auth, q.group_id);
       const { rows } = await repo.list(auth, { ...q, current_page: 1, page_size: 100_000 });
       const out = ['third_things_id,name,type,description,is_online,collected,created_at'];
       for (const r of rows) {

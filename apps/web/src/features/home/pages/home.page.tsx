@@ -6,6 +6,7 @@ import { App, Button, Card, Checkbox, Flex, Input, Select, Space, Tooltip, Typog
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { groupPickQuery } from '../../../api/groups.api.ts';
 import { labelRegistryQuery } from '../../../api/labels.api.ts';
 import { type DeviceFilters, thingsApi } from '../../../api/things.api.ts';
 import { deviceListQuery, deviceTypesQuery, thingKeys } from '../../../api/things.queries.ts';
@@ -39,6 +40,8 @@ export default function HomePage() {
   const [labelsOf, setLabelsOf] = useState<Thing | null>(null);
   const mayReadLabels = can('tenant:label:query');
   const registry = useQuery(labelRegistryQuery(tenantId, mayReadLabels));
+  const mayReadGroups = can('group:group:query');
+  const groups = useQuery(groupPickQuery(tenantId, mayReadGroups));
 
   const query = useMemo(() => ({ ...filters, current_page: paging.page, page_size: paging.size }), [filters, paging]);
   const list = useQuery(deviceListQuery(tenantId, query));
@@ -263,6 +266,20 @@ export default function HomePage() {
                 data-testid="label-value-filter"
                 style={{ width: 150 }}
                 onSearch={(v) => filter({ label_value: v.trim() || undefined })}
+              />
+            )}
+            {mayReadGroups && (
+              <Select
+                allowClear
+                showSearch
+                optionFilterProp="label"
+                placeholder={t('home.list.allGroups')}
+                aria-label={t('home.list.group')}
+                data-testid="group-filter"
+                style={{ width: 160 }}
+                value={filters.group_id}
+                onChange={(v) => filter({ group_id: v })}
+                options={(groups.data ?? []).map((g) => ({ value: g.id, label: g.name }))}
               />
             )}
             <Checkbox checked={filters.collected === '1'} onChange={(e) => filter({ collected: e.target.checked ? '1' : undefined })}>

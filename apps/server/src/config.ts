@@ -20,6 +20,11 @@ export interface Config {
    * `$CONTROL/dynamic-security/#`).
    */
   mqttDynsec: boolean;
+  /**
+   * Shared secret of an external broker's HTTP authentication (`BROKER_AUTH_SECRET`): EMQX asks
+   * `POST /v1/broker/auth` and `/v1/broker/acl` with `Authorization: Bearer <secret>`. Unset: those routes answer 404.
+   */
+  brokerAuthSecret: string | null;
   /** Password of the first system manager `admin`; generated and printed once when unset. */
   adminPassword: string | null;
   /** SMTP server for e-mail (`SMTP_URL`, e.g. smtp://user:pass@host:587). */
@@ -232,6 +237,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:', 'memory:']),
     mqttUrl,
     mqttDynsec,
+    brokerAuthSecret: brokerAuthSecret(env),
     adminPassword,
     smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
     mailFrom: env.MAIL_FROM || 'Loggerhead <no-reply@loggerhead.local>',
@@ -262,6 +268,13 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     },
     s3: s3(env),
   };
+}
+
+function brokerAuthSecret(env: Env): string | null {
+  const raw = env.BROKER_AUTH_SECRET?.trim();
+  if (!raw) return null;
+  if (raw.length < 16) throw new ConfigError('BROKER_AUTH_SECRET', 'use at least 16 characters');
+  return raw;
 }
 
 /** S3 settings: `S3_BUCKET` turns the S3 file store on; the others need it. */

@@ -38,6 +38,8 @@ const PUBLIC_ROUTES: Record<string, string> = {
   'POST /v1/filemanager/recall-upload/:token': 'a device uploads a recalled file (one-time token)',
   'GET /v1/filemanager/recall-upload/:token': 'a device asks how much of a recalled file arrived (one-time token)',
   'GET /v1/out-firmware-mgmt/download/:token': 'a device downloads its firmware (one-time token)',
+  'POST /v1/broker/auth': 'an external broker asks whether a device may connect (shared secret; 404 when unset)',
+  'POST /v1/broker/acl': 'an external broker asks whether a device may publish or subscribe (shared secret; 404 when unset)',
 };
 
 /**

@@ -1,5 +1,6 @@
-import { DEVICE_ID_PATTERN, parseTopic, TOPIC_ROOT } from '@loggerhead/can/protocol/topics.ts';
+import { parseTopic } from '@loggerhead/can/protocol/topics.ts';
 import type { Aedes, Client } from 'aedes';
+import { deviceMayConnect, deviceMaySubscribe } from './device-acl.ts';
 import type { DeviceDirectory, DeviceIdentity } from './device-directory.ts';
 import { acceptMqtt5, installMqtt5Writes } from './mqtt5-shim.ts';
 import type { UplinkPipeline } from './uplink-pipeline.ts';
@@ -32,7 +33,7 @@ export function attachDeviceHooks(aedes: Aedes, deps: { devices: DeviceDirectory
     const deviceId = username ?? '';
     const key = password ? Buffer.from(password).toString('utf8') : '';
     const id = client.id ?? '';
-    if (!DEVICE_ID_PATTERN.test(deviceId) || !(id === deviceId || id.startsWith(`${deviceId}-`))) {
+    if (!deviceMayConnect(deviceId, id)) {
       return done(authError(4, 'bad username or password'), false);
     }
     devices
@@ -57,8 +58,7 @@ export function attachDeviceHooks(aedes: Aedes, deps: { devices: DeviceDirectory
 
   aedes.authorizeSubscribe = (client, sub, done) => {
     const d = (client as DeviceClient).device;
-    const prefix = d ? `${TOPIC_ROOT}/${d.deviceId}/down/` : null;
-    if (prefix && (sub.topic === `${prefix}#` || (sub.topic.startsWith(prefix) && !sub.topic.slice(prefix.length).includes('#')))) {
+    if (d && deviceMaySubscribe(d.deviceId, sub.topic)) {
       return done(null, sub);
     }
     done(null, null); // refused: SUBACK 0x80 / 0x87

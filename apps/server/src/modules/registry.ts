@@ -1,6 +1,7 @@
 import type { AppContext, LoggerheadApp } from '../app.ts';
 import { alertModule } from './alert/alert.module.ts';
 import { billingModule } from './billing/billing.module.ts';
+import { brokerRoutes } from './broker/broker.routes.ts';
 import { remoteModule } from './command/remote.module.ts';
 import { controlRoutes } from './control/control.routes.ts';
 import { oidcRoutes } from './control/oidc.routes.ts';
@@ -41,6 +42,7 @@ export type ModuleRegistrar = (app: LoggerheadApp, ctx: AppContext) => void | Pr
 
 export const modules: ModuleRegistrar[] = [
   (app, ctx) => healthRoutes(app, { db: () => ctx.database.ping(), broker: () => ctx.broker.isUp(), version: ctx.version }),
+  (app, ctx) => brokerRoutes(app, ctx),
   (app, ctx) => controlRoutes(app, ctx.control),
   (app, ctx) => oidcRoutes(app, ctx),
   (app, ctx) => webConfigRoutes(app, ctx),

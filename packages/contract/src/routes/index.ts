@@ -24,6 +24,7 @@
  * - oplog (the operation log of a tenant): ./oplog.ts
  * - deviceTypeSchema (the data groups and fields of a device type): ./device-type-schema.ts
  * - health (the health check): ./health.ts
+ * - broker (HTTP authentication and authorization of devices for an external broker such as EMQX): ./broker.ts
  * - userConfig (the signed-in user's own settings): ./user-config.ts
  * - webConfig (what the console loads before login: global config, deploy info): ./web-config.ts
  * - billing (packages, capacity usage, capacity requests, the TPS estimator): ./billing.ts
@@ -42,6 +43,7 @@
 
 import { AlertEventRoutes, AlertRoutes } from './alert.ts';
 import { BillingRoutes } from './billing.ts';
+import { BrokerRoutes } from './broker.ts';
 import { CommandRoutes } from './command.ts';
 import { ConfigRoutes } from './config.ts';
 import { OidcRoutes, SessionRoutes } from './control.ts';
@@ -74,6 +76,7 @@ import { WorkOrderRoutes } from './workorder.ts';
 
 export { AlertEventRoutes, AlertRoutes } from './alert.ts';
 export { BillingRoutes } from './billing.ts';
+export { BrokerAclRequestSchema, BrokerAuthRequestSchema, BrokerRoutes, type BrokerVerdict, BrokerVerdictSchema } from './broker.ts';
 export { CommandRoutes } from './command.ts';
 export { ConfigRoutes } from './config.ts';
 export { type OidcLink, OidcLinkSchema, OidcRoutes, SessionRoutes } from './control.ts';
@@ -128,6 +131,7 @@ export const Routes = {
   oplog: OpLogRoutes,
   deviceTypeSchema: DeviceTypeSchemaRoutes,
   health: HealthRoutes,
+  broker: BrokerRoutes,
   userConfig: UserConfigRoutes,
   webConfig: WebConfigRoutes,
   billing: BillingRoutes,

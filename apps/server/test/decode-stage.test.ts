@@ -112,4 +112,43 @@ describe('one decode stage', () => {
     expect(e.total).toBe(1);
     expect(e.list[0].event_data).toMatchObject({ frame_id: '0x100', value: 40.5, ts_us: T0 + 1_000_000 + 11 * 10_000 });
   });
+
+  it("reads a fleet group's bindings and rules in one statement each, and decodes and evaluates every device as alone", async () => {
+    const dbc = await testDbc(t, a);
+    const started = await makeDevice(t, a);
+    const paused = await makeDevice(t, a);
+    const plain = await makeDevice(t, a);
+    expect((await bind(t, a, started.id, 0, { dbc_id: dbc, state: 'started' })).statusCode).toBe(200);
+    expect((await bind(t, a, paused.id, 0, { dbc_id: dbc, state: 'paused' })).statusCode).toBe(200);
+    const r1 = await rule(started.id, 'group started');
+    const r2 = await rule(paused.id, 'group paused');
+    // Every statement of the process that reads bindings with strategies (the decode plans) or rules.
+    const raw = t.app.ctx.database.raw;
+    const query = raw.query;
+    const seen = { plans: 0, rules: 0 };
+    raw.query = ((text: string, params?: unknown[]) => {
+      if (text.includes('signal_strategies')) seen.plans++;
+      if (text.includes('from trigger_rules r join things')) seen.rules++;
+      return query.call(raw, text, params);
+    }) as typeof raw.query;
+    try {
+      // One group: the three batches are queued before the writer's first commit.
+      const batch = (thingsId: string, from: number) => {
+        const data = encodeBatch(traffic(from), { session: 9, seq: ++seq });
+        const info = checkBatch(data);
+        if (typeof info === 'string') throw new Error(info);
+        return t.app.ctx.ingest.writer.write({ tenantId: a.tenantId, thingsId, info, data });
+      };
+      await Promise.all([batch(started.id, T0), batch(paused.id, T0), batch(plain.id, T0)]);
+      await t.app.ctx.signals.idle();
+      await alertsOf(t.app).idle();
+    } finally {
+      raw.query = query;
+    }
+    expect(seen).toEqual({ plans: 1, rules: 2 });
+    // As alone: 25 for the started channel, the 20 watched frames of the paused one, none for the third.
+    expect(decodes).toBe(45);
+    expect((await events(r1)).total).toBe(1);
+    expect((await events(r2)).total).toBe(1);
+  });
 });

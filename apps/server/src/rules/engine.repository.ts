@@ -54,6 +54,31 @@ export function engineRepository(raw: RawSql) {
       return rows;
     },
 
+    /** Enabled frame rules of many devices in one statement (a fleet's batch group). */
+    async frameRulesOf(devices: { tenantId: string; thingsId: string }[]): Promise<RuleRow[]> {
+      const { rows } = await raw.query<RuleRow>(
+        `select ${RULE_COLS} from trigger_rules r join things t on t.id = r.things_id
+          where (r.tenant_id, r.things_id) in (select * from unnest($1::uuid[], $2::uuid[]))
+            and r.status = 1 and r.data_type in ('raw', 'signal')`,
+        [devices.map((d) => d.tenantId), devices.map((d) => d.thingsId)],
+      );
+      return rows;
+    },
+
+    /** Enabled fence rules of many devices in one statement. */
+    async fenceRulesOf(devices: { tenantId: string; thingsId: string }[]): Promise<FenceRuleRow[]> {
+      const { rows } = await raw.query<FenceRuleRow>(
+        `select ${RULE_COLS}, f.name as fence_name, f.type as fence_type, f.region as fence_region, f.border as fence_border
+           from trigger_rules r join things t on t.id = r.things_id
+           join fences f on f.id = r.fence_id
+           join fence_things ft on ft.fence_id = f.id and ft.things_id = r.things_id
+          where (r.tenant_id, r.things_id) in (select * from unnest($1::uuid[], $2::uuid[]))
+            and r.status = 1 and r.data_type = 'fence'`,
+        [devices.map((d) => d.tenantId), devices.map((d) => d.thingsId)],
+      );
+      return rows;
+    },
+
     /** Enabled fence rules whose fence is (still) bound to the device. */
     async fenceRules(tenantId: string, thingsId: string): Promise<FenceRuleRow[]> {
       const { rows } = await raw.query<FenceRuleRow>(

@@ -81,7 +81,10 @@ export function alertModule(app: LoggerheadApp, ctx: AppContext) {
   // Committed batches reach the rules through the decode stage, which decodes the frames their DBC
   // signals watch in the same pass as the stored signals (one decode per frame).
   const detach = ctx.events.on('signals.frames', (e) => engine.onDecoded(e));
-  ctx.signals.demandFrom((tenantId, thingsId) => engine.demand(tenantId, thingsId));
+  ctx.signals.demandFrom(
+    (tenantId, thingsId) => engine.demand(tenantId, thingsId),
+    (devices) => engine.prefetch(devices),
+  );
   // Fixes reach fence rules after they are stored, whichever broker carried them.
   ctx.ingest.pipeline.onGps((d, fixes) => engine.onFixes(d.tenantId, d.thingsId, fixes));
   ctx.events.on('alert.rules-changed', (e) => engine.invalidate(e.thingsId));

@@ -17,6 +17,7 @@ const MAX_DECODERS = 64;
 export interface DecoderSource {
   dbcContent(dbcId: string): Promise<string | null>;
   startedBindings?: SignalsRepository['startedBindings'];
+  startedBindingsOf?: SignalsRepository['startedBindingsOf'];
 }
 
 /**
@@ -47,7 +48,29 @@ export class DecoderCache {
   async plansFor(tenantId: string, thingsId: string): Promise<Map<number, ChannelPlan>> {
     const hit = this.plans.get(thingsId);
     if (hit && Date.now() - hit.at < PLAN_TTL_MS) return hit.plans;
-    const bindings = (await this.repo.startedBindings?.(tenantId, thingsId)) ?? [];
+    return this.plan(thingsId, (await this.repo.startedBindings?.(tenantId, thingsId)) ?? []);
+  }
+
+  /**
+   * Reads the bindings of every device of a batch group that is due in one statement: a fleet's
+   * group holds batches of hundreds of devices, and their reads one at a time every few seconds were
+   * most of the database's work.
+   */
+  async prefetch(devices: Iterable<{ tenantId: string; thingsId: string }>): Promise<void> {
+    if (!this.repo.startedBindingsOf) return;
+    const now = Date.now();
+    const due = new Map<string, { tenantId: string; thingsId: string }>();
+    for (const d of devices) {
+      const hit = this.plans.get(d.thingsId);
+      if (!(hit && now - hit.at < PLAN_TTL_MS)) due.set(d.thingsId, d);
+    }
+    if (due.size < 2) return;
+    const by = new Map<string, StartedBinding[]>();
+    for (const r of await this.repo.startedBindingsOf([...due.values()])) by.get(r.things_id)?.push(r) ?? by.set(r.things_id, [r]);
+    for (const thingsId of due.keys()) await this.plan(thingsId, by.get(thingsId) ?? []);
+  }
+
+  private async plan(thingsId: string, bindings: StartedBinding[]): Promise<Map<number, ChannelPlan>> {
     const plans = new Map<number, ChannelPlan>();
     for (const b of bindings) {
       const decoder = await this.decoder(b.dbc_id, Number(b.dbc_version));

@@ -20,6 +20,8 @@ export interface IngestDeps {
 
 /** Where a committed batch group's demand comes from (trigger rules on DBC signals), by device. */
 export type DemandSource = (tenantId: string, thingsId: string) => FrameDemand | null | Promise<FrameDemand | null>;
+/** Reads ahead, in bulk, what `DemandSource` will be asked for the devices of a batch group. */
+export type DemandPrefetch = (devices: { tenantId: string; thingsId: string }[]) => Promise<void>;
 
 const EXT_BIT = 0x2000_0000;
 
@@ -126,13 +128,15 @@ export class SignalIngest {
   private queue: { chunks: FrameChunk[]; decode: boolean }[] = [];
   private running: Promise<void> | null = null;
   private demand: DemandSource | null = null;
+  private prefetchDemand: DemandPrefetch | null = null;
   dropped = 0;
 
   constructor(private readonly deps: IngestDeps) {}
 
   /** Frames to decode besides the stored signals (the rule engine's), by device. */
-  demandFrom(source: DemandSource | null): void {
+  demandFrom(source: DemandSource | null, prefetch: DemandPrefetch | null = null): void {
     this.demand = source;
+    this.prefetchDemand = source ? prefetch : null;
   }
 
   /** Committed raw chunks (chunk writer `committed` event). */
@@ -157,11 +161,23 @@ export class SignalIngest {
       while (this.queue.length) {
         const { chunks, decode } = this.queue.shift() as { chunks: FrameChunk[]; decode: boolean };
         const byDevice = new Map<string, FrameChunk[]>();
-        for (const c of chunks) byDevice.set(c.thingsId, [...(byDevice.get(c.thingsId) ?? []), c]);
+        for (const c of chunks) byDevice.get(c.thingsId)?.push(c) ?? byDevice.set(c.thingsId, [c]);
+        if (decode && byDevice.size > 1) await this.prefetch([...byDevice.values()].map((l) => l[0]));
         for (const list of byDevice.values()) await this.decodeGroup(list, decode);
       }
     } finally {
       this.running = null;
+    }
+  }
+
+  /** Bindings and rule demand of a group's devices, read in bulk before the group is decoded device by device. */
+  private async prefetch(devices: { tenantId: string; thingsId: string }[]): Promise<void> {
+    try {
+      await this.deps.cache.prefetch(devices);
+      if (this.prefetchDemand && this.deps.events.listenerCount('signals.frames') > 0) await this.prefetchDemand(devices);
+    } catch (err) {
+      // Each device then reads its own, as before.
+      this.deps.log.error({ err }, 'decode plans not read');
     }
   }
 

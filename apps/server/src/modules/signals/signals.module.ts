@@ -6,7 +6,7 @@ import { backfillService } from './backfill.service.ts';
 import { busStatsService } from './bus-stats.service.ts';
 import { DecoderCache } from './decoder-cache.ts';
 import type { DecodedBatch } from './signals.events.ts';
-import { type DemandSource, SignalIngest } from './signals.ingest.ts';
+import { type DemandPrefetch, type DemandSource, SignalIngest } from './signals.ingest.ts';
 import { signalsRepository } from './signals.repository.ts';
 import { signalsQueryService } from './signals.service.ts';
 
@@ -59,7 +59,7 @@ export function createSignals(deps: SignalsDeps) {
     onChunks: (chunks: FrameChunk[]) => ingest.onChunks(chunks),
     onFrames: (tenantId: string, thingsId: string, frames: readonly CanFrame[]) => ingest.onFrames(tenantId, thingsId, frames),
     /** Frames to decode besides the stored signals, by device (the rule engine's demand). */
-    demandFrom: (source: DemandSource | null) => ingest.demandFrom(source),
+    demandFrom: (source: DemandSource | null, prefetch?: DemandPrefetch) => ingest.demandFrom(source, prefetch ?? null),
     /** Resolves when the committed groups queued so far are decoded, published and stored. */
     decodeIdle: () => ingest.idle(),
     /** Resolves when queued batches are decoded and stored, and no back-fill runs. */

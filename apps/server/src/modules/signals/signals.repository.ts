@@ -71,6 +71,19 @@ export function signalsRepository(raw: RawSql) {
       return rows;
     },
 
+    /** The same for many devices in one statement (a fleet's batch group), each row with its device. */
+    async startedBindingsOf(devices: { tenantId: string; thingsId: string }[]): Promise<(StartedBinding & { things_id: string })[]> {
+      const { rows } = await raw.query<StartedBinding & { things_id: string }>(
+        `select b.things_id, b.channel, b.dbc_id, extract(epoch from f.updated_at)::float8 as dbc_version, s.signals
+           from channel_dbc_bindings b
+           join dbc_files f on f.id = b.dbc_id
+           left join signal_strategies s on s.id = b.strategy_id
+          where (b.tenant_id, b.things_id) in (select * from unnest($1::uuid[], $2::uuid[])) and b.state = 1`,
+        [devices.map((d) => d.tenantId), devices.map((d) => d.thingsId)],
+      );
+      return rows;
+    },
+
     async dbcContent(dbcId: string): Promise<string | null> {
       const { rows } = await raw.query<{ content: string }>('select content from dbc_files where id = $1', [dbcId]);
       return rows[0]?.content ?? null;

@@ -8,6 +8,11 @@ export interface Config {
   host: string;
   /** MQTT port of the embedded broker (`MQTT_PORT`, 1883). 0 picks a free port. */
   mqttPort: number;
+  /**
+   * Connections the embedded broker holds at most (`MQTT_MAX_CONNECTIONS`, 20 000); one more is
+   * answered "server unavailable" and closed, and the device retries later.
+   */
+  mqttMaxConnections: number;
   /** Where PGlite files, uploads and the lock file live (`DATA_DIR`, ./data). */
   dataDir: string;
   /** PostgreSQL server (`DATABASE_URL`); unset = PGlite in `dataDir/pg`. `memory://` = in-memory PGlite. */
@@ -233,6 +238,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     port: p,
     host: env.HOST || '0.0.0.0',
     mqttPort: port(env, 'MQTT_PORT', 1883),
+    mqttMaxConnections: positiveInt(env, 'MQTT_MAX_CONNECTIONS', 20_000),
     dataDir,
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:', 'memory:']),
     mqttUrl,

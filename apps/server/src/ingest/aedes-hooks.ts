@@ -1,5 +1,6 @@
 import { parseTopic } from '@loggerhead/can/protocol/topics.ts';
 import type { Aedes, Client } from 'aedes';
+import { isOverCeiling } from './broker.ts';
 import { deviceMayConnect, deviceMaySubscribe } from './device-acl.ts';
 import type { DeviceDirectory, DeviceIdentity } from './device-directory.ts';
 import { acceptMqtt5, installMqtt5Writes } from './mqtt5-shim.ts';
@@ -29,7 +30,18 @@ function authError(code: number, message: string) {
 export function attachDeviceHooks(aedes: Aedes, deps: { devices: DeviceDirectory; pipeline: UplinkPipeline; log: Log }) {
   const { devices, pipeline, log } = deps;
 
+  let refusedAt = 0;
+  let refused = 0;
   aedes.authenticate = (client, username, password, done) => {
+    // Over the connection ceiling: a clean "server unavailable" before any lookup; the device backs off.
+    if (isOverCeiling(client.conn)) {
+      refused++;
+      if (Date.now() - refusedAt > 60_000) {
+        refusedAt = Date.now();
+        log.warn({ refused }, 'MQTT_MAX_CONNECTIONS reached: connection refused (server unavailable)');
+      }
+      return done(authError(3, 'server unavailable'), false);
+    }
     const deviceId = username ?? '';
     const key = password ? Buffer.from(password).toString('utf8') : '';
     const id = client.id ?? '';

@@ -46,16 +46,23 @@ export function listen(server: net.Server, port: number, host: string, variable:
   });
 }
 
+/** Connections accepted over the broker's ceiling: their CONNECT is refused ("server unavailable"). */
+const overCeiling = new WeakSet<object>();
+export const isOverCeiling = (conn: unknown): boolean => typeof conn === 'object' && conn !== null && overCeiling.has(conn);
+
 export function embeddedBroker(opts: {
   port: number;
   host: string;
   aedes: Aedes;
+  /** Connections held at most; one more is marked for refusal at its CONNECT (see `isOverCeiling`). */
+  maxConnections?: number;
   handle?: (conn: net.Socket) => unknown;
   onStart?: () => Promise<void>;
   onClose?: () => Promise<void>;
 }): Broker {
   const sockets = new Set<net.Socket>();
   const server = net.createServer((conn) => {
+    if (sockets.size >= (opts.maxConnections ?? Number.POSITIVE_INFINITY)) overCeiling.add(conn);
     sockets.add(conn);
     conn.on('close', () => sockets.delete(conn));
     (opts.handle ?? opts.aedes.handle)(conn);

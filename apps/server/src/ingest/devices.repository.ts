@@ -25,12 +25,34 @@ export function ingestDevicesRepository(raw: RawSql) {
       ]);
     },
 
-    async setOnline(thingsId: string, online: boolean): Promise<void> {
-      await raw.query(`update things set is_online = $2, connection_status = $3, last_seen_at = now() where id = $1`, [
-        thingsId,
-        online,
-        online ? 1 : 2,
-      ]);
+    /**
+     * Online state of many devices in one statement (one row per device), and their connect and
+     * disconnect events in another: a fleet connecting at once is a few statements, not two per device.
+     */
+    async setOnlineMany(
+      changes: { tenantId: string; thingsId: string; online: boolean; detail: Record<string, unknown> | null }[],
+    ): Promise<void> {
+      if (!changes.length) return;
+      const last = new Map<string, boolean>();
+      for (const c of changes) last.set(c.thingsId, c.online);
+      await raw.query(
+        `update things t set is_online = v.online, connection_status = case when v.online then 1 else 2 end, last_seen_at = now()
+           from unnest($1::uuid[], $2::boolean[]) as v(id, online) where t.id = v.id`,
+        [[...last.keys()], [...last.values()]],
+      );
+      const params: unknown[] = [];
+      const rows = changes.map((c) => {
+        const b = params.length;
+        params.push(
+          c.tenantId,
+          c.thingsId,
+          c.online ? 'connect' : 'disconnect',
+          c.online ? 'connected' : 'disconnected',
+          c.detail === null ? null : JSON.stringify(c.detail),
+        );
+        return `($${b + 1},$${b + 2},$${b + 3},$${b + 4},$${b + 5}::jsonb)`;
+      });
+      await raw.query(`insert into device_events (tenant_id, things_id, kind, message, detail) values ${rows.join(',')}`, params);
     },
 
     async addMalformed(thingsId: string, n: number): Promise<void> {

@@ -109,6 +109,7 @@ export async function createIngest(opts: { config: Config; database: Database; e
       port: config.mqttPort,
       host: config.host,
       aedes,
+      maxConnections: config.mqttMaxConnections,
       handle: cappedHandle(aedes),
       onStart: async () => {
         await ingestDevicesRepository(raw).resetOnline();

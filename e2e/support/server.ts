@@ -71,11 +71,37 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   const stop = () => stopChild(child, dataDir);
   try {
     const port = await waitForPort(child, () => output, opts.timeout ?? 90_000);
-    return { baseURL: `http://127.0.0.1:${port}`, port, admin, dataDir, output: () => output, stop };
+    const baseURL = `http://127.0.0.1:${port}`;
+    await exemptPlatformTenant(baseURL, admin);
+    return { baseURL, port, admin, dataDir, output: () => output, stop };
   } catch (e) {
     await stop();
     throw e;
   }
+}
+
+/**
+ * The platform's tenant obeys its package like any other until the system manager exempts it; the
+ * tests seed devices, labels and rules as admin freely, so the system manager does that first.
+ */
+async function exemptPlatformTenant(baseURL: string, admin: Credentials): Promise<void> {
+  const json = async (path: string, init: RequestInit) => {
+    const res = await fetch(`${baseURL}/v1${path}`, init);
+    if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${path}: ${res.status} ${await res.text()}`);
+    return (await res.json()) as Record<string, unknown>;
+  };
+  const session = await json('/control/sessions', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: admin.username, password: admin.password, type: 1 }),
+  });
+  const headers = { authorization: `Bearer ${session.token as string}`, 'content-type': 'application/json' };
+  const self = await json('/tenant/users/self', { method: 'GET', headers });
+  await json(`/tenant/tenants/${self.tenant_id as string}/quotas`, {
+    method: 'PUT',
+    headers,
+    body: JSON.stringify({ quota_exempt: true }),
+  });
 }
 
 function waitForPort(child: ChildProcess, output: () => string, timeout: number): Promise<number> {

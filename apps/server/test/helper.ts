@@ -270,6 +270,9 @@ export async function createTestApp(overrides: Partial<Config> = {}, opts: TestA
   const app = await buildApp(config, logStream ? { database, logStream } : { database, logger: false });
   opts.beforeReady?.(app, database);
   await app.ready();
+  // The platform's tenant is held to its package like any other unless the system manager exempts
+  // it; the tests seed freely as admin, so it is exempted here (quota tests turn it back).
+  await database.raw.query('update tenants set quota_exempt = true where is_system');
   return {
     app,
     config,

@@ -17,7 +17,6 @@ const LIMITS: [QuotaResource, number][] = [
   ['rule_capacity', 20],
   ['quick_delete_things_num', 0],
   ['max_batch_recall_size', 10],
-  ['maximum_total_number_documents_stored', 0],
 ];
 
 describe('quotas', () => {
@@ -74,9 +73,53 @@ describe('quotas', () => {
     await expect(t.app.ctx.quota.assertCanAdd(a.id, 'label_num', 1_000_000)).resolves.toBeUndefined();
   });
 
-  it('never limits the platform tenant and refuses an unknown tenant', async () => {
+  it('treats the stored-documents default of 0 as no limit, and a number set as one', async () => {
+    await expect(t.app.ctx.quota.assertCanAdd(a.id, 'maximum_total_number_documents_stored', 1_000_000)).resolves.toBeUndefined();
+    await t.database.raw.query('update tenant_packages set maximum_total_number_documents_stored = 3 where tenant_id = $1', [a.id]);
+    await expect(t.app.ctx.quota.assertCanAdd(a.id, 'maximum_total_number_documents_stored', 2)).resolves.toBeUndefined();
+    await expect(t.app.ctx.quota.assertCanAdd(a.id, 'maximum_total_number_documents_stored', 3)).rejects.toMatchObject({
+      body: { code: 'quota.limit-reached', details: { resource: 'maximum_total_number_documents_stored', limit: 3 } },
+    });
+    await t.database.raw.query('update tenant_packages set maximum_total_number_documents_stored = 0 where tenant_id = $1', [a.id]);
+  });
+
+  it('holds the platform tenant to its package until the system manager exempts it on the quota screen', async () => {
     const { tenantId } = await adminIds(t.database);
+    const quotas = (body?: object) =>
+      t.app.inject({
+        method: body ? 'PUT' : 'GET',
+        url: `/v1/tenant/tenants/${tenantId}/quotas`,
+        headers: { authorization: admin },
+        payload: body,
+      });
+    const off = await quotas({ quota_exempt: false });
+    expect(off.statusCode, off.body).toBe(200);
+    expect(off.json()).toMatchObject({ tenant_id: tenantId, is_platform: true, quota_exempt: false });
+    await expect(t.app.ctx.quota.assertCanAdd(tenantId, 'things_num', 1_000_000)).rejects.toMatchObject({
+      body: { code: 'quota.limit-reached', details: { resource: 'things_num', limit: 2 } },
+    });
+    const on = await quotas({ quota_exempt: true });
+    expect(on.json()).toMatchObject({ is_platform: true, quota_exempt: true });
+    expect((await quotas()).json().quota_exempt).toBe(true);
     await expect(t.app.ctx.quota.assertCanAdd(tenantId, 'things_num', 1_000_000)).resolves.toBeUndefined();
+    // a customer tenant can be exempted the same way, and is not by default
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/v1/tenant/tenants/${a.id}/quotas`, headers: { authorization: admin } })).json(),
+    ).toMatchObject({
+      is_platform: false,
+      quota_exempt: false,
+    });
+    // only a system manager sets the flag
+    const byTenant = await t.app.inject({
+      method: 'PUT',
+      url: `/v1/tenant/tenants/${a.id}/quotas`,
+      headers: { authorization: a.manager.auth },
+      payload: { quota_exempt: true },
+    });
+    expect(byTenant.statusCode).toBe(403);
+  });
+
+  it('refuses an unknown tenant', async () => {
     await expect(t.app.ctx.quota.assertCanAdd('00000000-0000-4000-8000-000000000000', 'things_num', 0)).rejects.toMatchObject({
       status: 404,
     });
@@ -103,5 +146,33 @@ describe('quotas', () => {
     const over = await add('onetoomany', '13900000101');
     expect(over.statusCode).toBe(403);
     expect(over.json().code).toBe('quota.limit-reached');
+  });
+
+  it('refuses a sub-user past the users_quota the system manager set', async () => {
+    const c = await makeTenant(t.app, t.database); // one sub-user already
+    const set = await t.app.inject({
+      method: 'PUT',
+      url: `/v1/tenant/tenants/${c.id}/quotas`,
+      headers: { authorization: admin },
+      payload: { users_quota: 2 },
+    });
+    expect(set.statusCode, set.body).toBe(200);
+    expect(set.json().quotas.find((q: { quota: string }) => q.quota === 'users_quota')).toMatchObject({ limit: 2, usage: 1 });
+    const add = (username: string, mobile: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/v1/tenant/tenants/${c.id}/users`,
+        headers: { authorization: c.manager.auth },
+        payload: { username, mobile, password: USER_PASSWORD },
+      });
+    expect((await add('second', '13900000201')).statusCode).toBe(201);
+    const over = await add('third', '13900000202');
+    expect(over.statusCode).toBe(403);
+    expect(over.json()).toMatchObject({ code: 'quota.limit-reached', details: { resource: 'sub_user_num', limit: 2, current: 2 } });
+    const count = await t.database.raw.query<{ n: number }>(
+      'select count(*)::int as n from users where tenant_id = $1 and parent_user_id is not null',
+      [c.id],
+    );
+    expect(count.rows[0].n).toBe(2);
   });
 });

@@ -163,6 +163,10 @@ export const TenantQuotaItemSchema = z.object({
 });
 export const TenantQuotasSchema = z.object({
   tenant_id: z.string(),
+  /** The platform's own tenant (held to its quotas too, unless exempted). */
+  is_platform: z.boolean(),
+  /** Exempted by the system manager from every package limit. */
+  quota_exempt: z.boolean(),
   quotas: z.array(TenantQuotaItemSchema),
   /** 0 keep as long as the package allows, 1 reclaim earlier. */
   reclaim_policy: z.number().int(),
@@ -180,6 +184,7 @@ export const TenantQuotasUpdateSchema = z
     ...(Object.fromEntries(TENANT_QUOTA_NAMES.map((q) => [q, quotaNumber])) as Record<TenantQuotaName, typeof quotaNumber>),
     reclaim_policy: z.union([z.literal(0), z.literal(1)]).optional(),
     max_reserves_duration: z.number().int().min(1).nullable().optional(),
+    quota_exempt: z.boolean().optional(),
   })
   .strict();
 export type TenantQuotasUpdate = z.infer<typeof TenantQuotasUpdateSchema>;

@@ -15,8 +15,11 @@ const WRITABLE = new Set<string>([...PACKAGE_NUMBER_FIELDS, 'special_storage', '
 /** SQL only; one row per tenant, made with the column defaults on first read. */
 export function packageRepository(raw: RawSql) {
   return {
-    async tenant(tenantId: string, db: RawSql = raw): Promise<{ id: string; is_system: boolean } | null> {
-      const { rows } = await db.query<{ id: string; is_system: boolean }>('select id, is_system from tenants where id = $1', [tenantId]);
+    async tenant(tenantId: string, db: RawSql = raw): Promise<{ id: string; is_system: boolean; quota_exempt: boolean } | null> {
+      const { rows } = await db.query<{ id: string; is_system: boolean; quota_exempt: boolean }>(
+        'select id, is_system, quota_exempt from tenants where id = $1',
+        [tenantId],
+      );
       return rows[0] ?? null;
     },
 

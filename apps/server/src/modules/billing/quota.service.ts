@@ -4,6 +4,11 @@ import { ApiError } from '../../lib/errors.ts';
 import type { PackageRepository } from './package.repository.ts';
 import type { PackageService } from './package.service.ts';
 
+/**
+ * Package fields whose spec default is 0 for "not limited" (spec §3: maximum_total_number_documents_stored 0).
+ */
+const ZERO_IS_UNLIMITED = new Set<QuotaResource>(['maximum_total_number_documents_stored']);
+
 export interface QuotaCheck {
   resource: QuotaResource;
   /** null: no limit. */
@@ -20,14 +25,16 @@ export interface QuotaCheck {
  *   await ctx.quota.assertCanAdd(auth, 'sub_user_num', await repo.count(auth.tenantId));
  *
  * Refuses with 403 `quota.limit-reached` and `details: {resource, limit, current}`.
- * The platform's own (system) tenant is never limited.
+ * Every tenant is limited, the platform's own included, unless the system manager has exempted it
+ * (`tenants.quota_exempt`, decision 0118).
  */
 export function quotaService(packages: PackageService, repo: PackageRepository) {
   async function check(who: Auth | string, resource: QuotaResource, currentCount: number, adding = 1): Promise<QuotaCheck> {
     const tenantId = typeof who === 'string' ? who : who.tenantId;
     const tenant = await repo.tenant(tenantId);
-    if (tenant?.is_system) return { resource, limit: null, current: currentCount, adding, allowed: true };
-    const limit = (await packages.load(tenantId))[resource];
+    if (tenant?.quota_exempt) return { resource, limit: null, current: currentCount, adding, allowed: true };
+    const set = (await packages.load(tenantId))[resource];
+    const limit = set === 0 && ZERO_IS_UNLIMITED.has(resource) ? null : set;
     const allowed = limit === null || currentCount + adding <= limit;
     return { resource, limit, current: currentCount, adding, allowed };
   }

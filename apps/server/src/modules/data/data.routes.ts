@@ -28,7 +28,7 @@ export function dataRoutes(app: LoggerheadApp, ctx: AppContext) {
   const codec = bytesCodec(ctx.database.kind);
   const frames = framesService(raw, codec);
   const files = ctx.files.under('files');
-  const downloads = downloadsService(raw, files, app.log, codec, ctx.jobs.owner);
+  const downloads = downloadsService(raw, files, app.log, codec, ctx.jobs.owner, (a, r, n) => ctx.quota.assertCanAdd(a, r, n));
   ctx.jobs.register('export', (pass) => downloads.recover(pass));
   const uploads = uploadsService(raw, ctx.ingest.writer, ctx.ingest.devices, ctx.config.maxUploadBytes * 4);
 

@@ -29,6 +29,14 @@ const sessionOf = (auth: Auth) => (auth.readOnly ? auth.sessionId : null);
 
 export function downloadsRepository(raw: RawSql) {
   return {
+    /** The tenant's export documents kept or being made (not cancelled or failed): documents_download_quota's count. */
+    async countStored(tenantId: string): Promise<number> {
+      const { rows } = await raw.query<{ n: number }>(
+        'select count(*)::int as n from download_tasks where tenant_id = $1 and status not in (6, 7)',
+        [tenantId],
+      );
+      return Number(rows[0].n);
+    },
     async insert(auth: Auth, thingsId: string, format: string, params: object, tx: RawSql = raw): Promise<string> {
       const { rows } = await tx.query<{ id: string }>(
         `insert into download_tasks (tenant_id, things_id, user_id, session_id, format, params)

@@ -64,6 +64,8 @@ export function downloadsService(
   codec?: BytesCodec,
   /** This server copy's id (`ctx.jobs.owner`): the export rows it runs name it. */
   owner: string | null = null,
+  /** The package limit (documents_download_quota is maximum_total_number_documents_stored): 403 quota.limit-reached past it. */
+  assertCanAdd?: (auth: Auth, resource: 'maximum_total_number_documents_stored', current: number) => Promise<void>,
 ) {
   const repo = downloadsRepository(raw);
   const frames = framesRepository(raw, codec);
@@ -205,6 +207,7 @@ export function downloadsService(
     async create(auth: Auth, thingsId: string, body: DownloadCreate): Promise<{ id: string }> {
       await requireDevice(raw, auth, thingsId, 'read');
       rangeOf(thingsId, body);
+      if (assertCanAdd) await assertCanAdd(auth, 'maximum_total_number_documents_stored', await repo.countStored(auth.tenantId));
       const id = auth.readOnly ? await insertBounded(auth, thingsId, body) : await repo.insert(auth, thingsId, body.format, body);
       if (owner) await repo.own(id, owner);
       running.set(id, run(auth, id, thingsId, body));

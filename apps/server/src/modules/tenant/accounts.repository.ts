@@ -45,6 +45,7 @@ export interface TenantRow {
   priority: number;
   merchant_id: string | null;
   is_system: boolean;
+  quota_exempt: boolean;
   is_demo: boolean;
   return_visit_time: Date | null;
   reclaim_policy: number;

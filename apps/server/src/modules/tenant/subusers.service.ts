@@ -44,7 +44,12 @@ function checkPermissions(req: { grants?: string[]; menus?: MenuKey[]; devices?:
 
 const isUniqueViolation = (e: unknown) => (e as { code?: string })?.code === '23505';
 
-export function subUsersService(deps: { raw: RawSql; accounts: AccountsRepository }) {
+export function subUsersService(deps: {
+  raw: RawSql;
+  accounts: AccountsRepository;
+  /** The package limit (users_quota is sub_user_num): 403 quota.limit-reached past it. */
+  assertCanAdd?: (auth: Auth, resource: 'sub_user_num', current: number) => Promise<void>;
+}) {
   const repo = subUsersRepository(deps.raw);
 
   async function tenantName(auth: Auth) {
@@ -134,7 +139,9 @@ export function subUsersService(deps: { raw: RawSql; accounts: AccountsRepositor
       checkPermissions(req, errors);
       throwFieldErrors(errors);
       await assertDevices(auth, req.devices);
-      if ((await repo.count(auth.tenantId)) >= SUB_USER_LIMIT) throw new ApiError(403, 'quota.limit-reached');
+      const count = await repo.count(auth.tenantId);
+      if (deps.assertCanAdd) await deps.assertCanAdd(auth, 'sub_user_num', count);
+      else if (count >= SUB_USER_LIMIT) throw new ApiError(403, 'quota.limit-reached');
 
       const passwordHash = await hashPassword(req.password || initialPassword(mobile));
       let id: string;

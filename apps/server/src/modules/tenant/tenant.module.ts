@@ -52,7 +52,7 @@ export async function tenantModule(app: LoggerheadApp, ctx: AppContext) {
   const retentionLimit = async (tenantId: string) => (await ctx.packages.load(tenantId)).maximum_data_retention_days;
   selfRoutes(app, selfService({ accounts, codes, avatars, retentionLimit }), avatars);
   publicRoutes(app, registrationService({ raw, accounts, codes }), codes);
-  subUsersRoutes(app, subUsersService({ raw, accounts }));
+  subUsersRoutes(app, subUsersService({ raw, accounts, assertCanAdd: (a, r, n) => ctx.quota.assertCanAdd(a, r, n) }));
   customizationRoutes(app, customizationRepository(raw));
   tenantsAdminRoutes(
     app,

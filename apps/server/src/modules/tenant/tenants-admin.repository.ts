@@ -35,6 +35,9 @@ const SELECT = `select t.*, m.username as manager_username, m.id as manager_id, 
   left join lateral (select id, username, email from users u where u.tenant_id = t.id and u.is_manager and u.parent_user_id is null
                      order by u.created_at limit 1) m on true`;
 
+/** Export tasks that hold no document: cancelled (6) and failed (7) — DownloadStatus. */
+const NOT_STORED = '6, 7';
+
 /** Platform administration: spans tenants by design, reachable only with system-scope keys. */
 export function tenantsAdminRepository(raw: RawSql) {
   return {
@@ -55,6 +58,16 @@ export function tenantsAdminRepository(raw: RawSql) {
         [...w.params, max],
       );
       return rows;
+    },
+
+    /** Any tenant, the platform's own included (its quotas are the system manager's too). */
+    async byIdWithPlatform(id: string): Promise<AdminTenantRow | null> {
+      const { rows } = await raw.query<AdminTenantRow>(`${SELECT} where t.id = $1`, [id]);
+      return rows[0] ?? null;
+    },
+
+    async setQuotaExempt(id: string, exempt: boolean): Promise<void> {
+      await raw.query('update tenants set quota_exempt = $2, updated_at = $3 where id = $1', [id, exempt, new Date()]);
     },
 
     async byId(id: string): Promise<AdminTenantRow | null> {
@@ -93,7 +106,7 @@ export function tenantsAdminRepository(raw: RawSql) {
                 (select count(*)::int from users where tenant_id = $1 and parent_user_id is not null) as users,
                 (select count(*)::int from tenant_labels where tenant_id = $1) as labels,
                 (select count(*)::int from trigger_rules where tenant_id = $1) as rules,
-                (select count(*)::int from download_tasks where tenant_id = $1) as documents`,
+                (select count(*)::int from download_tasks where tenant_id = $1 and status not in (${NOT_STORED})) as documents`,
         [tenantId],
       );
       return rows[0];

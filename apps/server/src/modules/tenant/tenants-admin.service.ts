@@ -130,8 +130,15 @@ export function tenantsAdminService(deps: {
     return v;
   }
 
+  /** The quota screens reach the platform's own tenant as well. */
+  async function getWithPlatform(id: string): Promise<AdminTenantRow> {
+    const row = await repo.byIdWithPlatform(id);
+    if (!row) throw notFound('Tenant not found');
+    return row;
+  }
+
   async function quotas(id: string): Promise<TenantQuotas> {
-    const t = await get(id);
+    const t = await getWithPlatform(id);
     const [pkg, used, bytes] = await Promise.all([need(deps.packages).load(id), repo.quotaUsage(id), need(deps.usage).bytes(id)]);
     const usage: Record<string, number> = {
       bytes_quota: bytes,
@@ -143,6 +150,8 @@ export function tenantsAdminService(deps: {
     };
     return {
       tenant_id: id,
+      is_platform: t.is_system,
+      quota_exempt: t.quota_exempt,
       quotas: TENANT_QUOTA_NAMES.map((q) => {
         const field = TENANT_QUOTA_FIELDS[q];
         const v = pkg[field] === null ? null : Number(pkg[field]);
@@ -183,7 +192,7 @@ export function tenantsAdminService(deps: {
 
     /** The quotas go into the tenant's package (the one store the modules enforce); the reclaim policy into the tenant. */
     async updateQuotas(auth: Auth, id: string, req: TenantQuotasUpdate): Promise<TenantQuotas> {
-      const t = await get(id);
+      const t = await getWithPlatform(id);
       const patch: PackageUpdate = {};
       for (const q of TENANT_QUOTA_NAMES) {
         const v = req[q];
@@ -207,6 +216,7 @@ export function tenantsAdminService(deps: {
           throw new ApiError(400, 'quota.reserves-out-of-range', undefined, { field: 'max_reserves_duration', details: { max: limit } });
       }
       if (Object.keys(patch).length) await need(deps.packages).update(auth, id, patch);
+      if (req.quota_exempt !== undefined && req.quota_exempt !== t.quota_exempt) await repo.setQuotaExempt(id, req.quota_exempt);
       if (policy !== t.reclaim_policy || days !== t.max_reserves_duration)
         await repo.update(id, { reclaim_policy: policy, max_reserves_duration: days });
       return quotas(id);

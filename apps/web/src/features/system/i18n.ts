@@ -145,6 +145,11 @@ export default defineCatalogue({
     'system.notice.published': '已发布',
     'system.notice.withdrawn': '已撤回',
     'system.notice.deleted': '已删除',
+    'system.quota.platform': '平台租户配额',
+    'system.quota.exempt': '免于配额限制',
+    'system.quota.exemptPlatform': '平台租户免于配额限制（默认同样受限）',
+    'system.quota.exemptOn': '免限',
+    'system.quota.exemptOff': '受限',
   },
   en: {
     'system.setting.title': 'System setting',
@@ -290,5 +295,10 @@ export default defineCatalogue({
     'system.notice.published': 'Published',
     'system.notice.withdrawn': 'Withdrawn',
     'system.notice.deleted': 'Deleted',
+    'system.quota.platform': 'Platform tenant quotas',
+    'system.quota.exempt': 'Exempt from quotas',
+    'system.quota.exemptPlatform': 'Exempt the platform tenant from quotas (limited like any tenant by default)',
+    'system.quota.exemptOn': 'Exempt',
+    'system.quota.exemptOff': 'Limited',
   },
 });

@@ -13,6 +13,7 @@ import {
   Select,
   Skeleton,
   Space,
+  Switch,
   Table,
   Tabs,
 } from 'antd';
@@ -200,7 +201,8 @@ function TenantUsers({ id }: { id: string }) {
 
 const usageText = (quota: TenantQuotaName, n: number) => (quota === 'bytes_quota' ? `${(n / GIB).toFixed(2)} GB` : String(n));
 
-function TenantQuotasPanel({ id }: { id: string }) {
+/** A tenant's quotas with usage, its reclaim policy and its exemption (the platform's own tenant included). */
+export function TenantQuotasPanel({ id }: { id: string }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const qc = useQueryClient();
@@ -208,16 +210,18 @@ function TenantQuotasPanel({ id }: { id: string }) {
   /** Edited limits: GB for bytes_quota, counts otherwise; null = no limit. */
   const [edits, setEdits] = useState<Partial<Record<TenantQuotaName, number | null>>>({});
   const [reclaim, setReclaim] = useState<{ reclaim_policy?: 0 | 1; max_reserves_duration?: number | null }>({});
+  const [exempt, setExempt] = useState<boolean | undefined>(undefined);
   const save = useMutation({
     mutationFn: () => {
       const body: Record<string, number | null> = {};
       for (const [q, v] of Object.entries(edits)) body[q] = v === null || v === undefined ? null : q === 'bytes_quota' ? v * GIB : v;
-      return systemApi.updateQuotas(id, { ...body, ...reclaim });
+      return systemApi.updateQuotas(id, { ...body, ...reclaim, ...(exempt === undefined ? {} : { quota_exempt: exempt }) });
     },
     onSuccess: (data) => {
       qc.setQueryData(systemKeys.quotas(id), data);
       setEdits({});
       setReclaim({});
+      setExempt(undefined);
       message.success(t('system.common.saved'));
     },
   });
@@ -279,6 +283,16 @@ function TenantQuotasPanel({ id }: { id: string }) {
             addonAfter={t('system.quota.days')}
           />
         )}
+      </Space>
+      <Space wrap>
+        <span>{t(data.is_platform ? 'system.quota.exemptPlatform' : 'system.quota.exempt')}</span>
+        <Switch
+          data-testid="quota-exempt"
+          checked={exempt ?? data.quota_exempt}
+          onChange={(v) => setExempt(v)}
+          checkedChildren={t('system.quota.exemptOn')}
+          unCheckedChildren={t('system.quota.exemptOff')}
+        />
       </Space>
       <Button type="primary" loading={save.isPending} onClick={() => save.mutate()} data-testid="quota-save">
         {t('system.detail.save')}

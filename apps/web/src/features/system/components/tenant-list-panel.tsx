@@ -1,13 +1,14 @@
 import { DownloadOutlined } from '@ant-design/icons';
 import { TENANT_STATUS, type Tenant } from '@loggerhead/contract/schemas/tenant.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Form, Input, Select, Space, Table } from 'antd';
+import { App, Button, Drawer, Form, Input, Select, Space, Table } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useReauth } from '../../../components/widgets/reauth-dialog.tsx';
 import { EMPTY, formatDateTime } from '../../../lib/format.ts';
+import { useSession } from '../../../session/use-session.ts';
 import { saveText, systemApi, systemKeys, TENANT_PAGE_SIZE, type TenantFilter, tenantListQuery } from '../api/system.api.ts';
-import { TenantDetailDrawer } from './tenant-detail-drawer.tsx';
+import { TenantDetailDrawer, TenantQuotasPanel } from './tenant-detail-drawer.tsx';
 import { STATUS_NAMES, TenantStatusTag, tenantTypeKey } from './tenant-status.tsx';
 
 type Filters = Pick<TenantFilter, 'name' | 'mobile' | 'status'>;
@@ -22,6 +23,8 @@ export function TenantListPanel() {
   const list = useQuery(tenantListQuery(filter));
   const [reauth, reauthDialog] = useReauth();
   const [detail, setDetail] = useState<string | null>(null);
+  const [platformQuotas, setPlatformQuotas] = useState(false);
+  const { tenantId } = useSession();
 
   const download = useMutation({
     mutationFn: () => systemApi.csv({ name: filter.name, mobile: filter.mobile, status: filter.status }),
@@ -90,6 +93,9 @@ export function TenantListPanel() {
             <Button icon={<DownloadOutlined />} loading={download.isPending} onClick={() => download.mutate()} data-testid="tenants-csv">
               {t('system.tenant.csv')}
             </Button>
+            <Button onClick={() => setPlatformQuotas(true)} data-testid="platform-quotas">
+              {t('system.quota.platform')}
+            </Button>
           </Space>
         </Form.Item>
       </Form>
@@ -139,6 +145,15 @@ export function TenantListPanel() {
       />
       {reauthDialog}
       <TenantDetailDrawer tenantId={detail} onClose={() => setDetail(null)} />
+      <Drawer
+        open={platformQuotas}
+        size="large"
+        title={t('system.quota.platform')}
+        onClose={() => setPlatformQuotas(false)}
+        destroyOnHidden
+      >
+        {tenantId && <TenantQuotasPanel id={tenantId} />}
+      </Drawer>
     </Space>
   );
 }

@@ -28,6 +28,7 @@ const ROUTES: [path: string, menu: string | null][] = [
   ['DeviceTypeDetails', 'device-type'],
   ['LabelManager', 'label'],
   ['GroupManager', 'group'],
+  ['ForwardManager', 'forward'],
   ['UserManager/SubuserManagement', 'subuser'],
   ['UserManager/Log', 'oplog'],
   ['UserManager/SystemConfig', 'system-config'],

@@ -113,7 +113,6 @@ export const ErrorCodes = {
   'forward.duplicate': { message: 'A forwarding rule with this name already exists', status: 409 },
   'forward.unknown-group': { message: 'The group is not a group of the tenant', status: 400 },
   'forward.unknown-label': { message: "A label must be a label of the tenant's label registry", status: 400 },
-  'forward.destination-unreachable': { message: 'The destination could not be reached', status: 400 },
   'data.bad-range': { message: 'The end time must be after the begin time', status: 400 },
   'data.bad-format': {
     message: 'The file is not a supported log (candump -L, Vector ASC, BLF, PEAK TRC or ASAM MF4, also gzip-compressed)',

@@ -16,6 +16,7 @@ export const MENU_KEYS = [
   'device-type',
   'label',
   'group',
+  'forward',
   'fault-code',
   'subuser',
   'oplog',
@@ -26,7 +27,7 @@ export const MENU_KEYS = [
 export type MenuKey = (typeof MENU_KEYS)[number];
 
 /** Menu entries a sub-user can never be bound to. */
-export const MANAGER_ONLY_MENUS: readonly MenuKey[] = ['subuser', 'system-setting'];
+export const MANAGER_ONLY_MENUS: readonly MenuKey[] = ['subuser', 'forward', 'system-setting'];
 
 /**
  * What a menu entry needs to open: binding the menu also grants these (the manager can still take

@@ -28,6 +28,7 @@ export * from './schemas/uds.ts';
 export * from './schemas/dashboard.ts';
 export * from './schemas/testmgmt.ts';
 export * from './schemas/org.ts';
+export * from './schemas/roles.ts';
 export * from './schemas/models.ts';
 export * from './schemas/forward.ts';
 export * from './routes/index.ts';

@@ -148,6 +148,10 @@ export const PERMISSION_KEYS_BY_SCOPE = {
     'tenant:user:reset-password',
     'control:user-menu:update',
     'control:user-role:update',
+    'control:tenant-role:query',
+    'control:tenant-role:create',
+    'control:tenant-role:update',
+    'control:tenant-role:delete',
   ],
   system: [
     'tenant:tenant:query',

@@ -17,6 +17,7 @@ import { gpsRoutes } from './gps/gps.routes.ts';
 import { groupRoutes } from './group/group.routes.ts';
 import { healthRoutes } from './health/health.routes.ts';
 import { labelRoutes } from './label/label.routes.ts';
+import { roleRoutes } from './role/role.routes.ts';
 import { mappingRoutes } from './mapping/mapping.routes.ts';
 import { modelsRoutes } from './models/models.routes.ts';
 import { messageLiveRoutes } from './message/message.live.ts';
@@ -58,6 +59,7 @@ export const modules: ModuleRegistrar[] = [
   (app, ctx) => billingModule(app, ctx),
   (app, ctx) => thingsRoutes(app, ctx),
   (app, ctx) => labelRoutes(app, ctx),
+  (app, ctx) => roleRoutes(app, ctx),
   (app, ctx) => deviceTypeSchemaRoutes(app, ctx),
   (app, ctx) => modelsRoutes(app, ctx),
   (app, ctx) => dataRoutes(app, ctx),

@@ -65,6 +65,7 @@ import { NotificationRoutes } from './notification.ts';
 import { OpLogRoutes } from './oplog.ts';
 import { GroupRoutes, LabelRoutes } from './org.ts';
 import { RecallRoutes } from './recall.ts';
+import { RoleRoutes } from './roles.ts';
 import { SignalsRoutes } from './signals.ts';
 import { CustomizationRoutes, RegistrationRoutes, SelfRoutes, SubUserRoutes, TenantAdminRoutes } from './tenant.ts';
 import { TestMgmtRoutes } from './testmgmt.ts';
@@ -99,6 +100,7 @@ export { NotificationRoutes } from './notification.ts';
 export { OpLogRoutes } from './oplog.ts';
 export { GroupRoutes, LabelRoutes } from './org.ts';
 export { RecallRoutes } from './recall.ts';
+export { RoleRoutes } from './roles.ts';
 export { SignalsRoutes } from './signals.ts';
 export { AvatarParams, CustomizationRoutes, RegistrationRoutes, SelfRoutes, SubUserRoutes, TenantAdminRoutes } from './tenant.ts';
 export { TestMgmtRoutes } from './testmgmt.ts';
@@ -109,6 +111,7 @@ export { WebConfigRoutes } from './web-config.ts';
 export { WorkOrderRoutes } from './workorder.ts';
 
 export const Routes = {
+  roles: RoleRoutes,
   things: ThingsRoutes,
   mapping: MappingRoutes,
   data: DataRoutes,

@@ -1,0 +1,106 @@
+import { GRANTABLE_KEYS, MANAGER_ONLY_MENUS, type MenuKey, type Role, type RoleInputSchema } from '@loggerhead/contract';
+import type { z } from 'zod';
+import { epochMs as ms } from '../../db/rows.ts';
+import type { Auth } from '../../lib/auth.ts';
+import { ApiError, conflict } from '../../lib/errors.ts';
+import type { RoleFields, RoleRow, roleRepository } from './role.repository.ts';
+
+const isUniqueViolation = (e: unknown) => (e as { code?: string })?.code === '23505';
+const grantable = new Set(GRANTABLE_KEYS);
+
+export const toRole = (r: RoleRow): Role => ({
+  id: r.id,
+  tenant_id: r.tenant_id,
+  name: r.name,
+  description: r.description,
+  keys: r.keys,
+  menus: r.menus,
+  user_count: r.user_count,
+  created_at: ms(r.created_at) as number,
+  updated_at: ms(r.updated_at) as number,
+});
+
+/** A role holds only what a sub-user may be given: grantable keys and menus that are not the manager's own. */
+type RoleInput = z.output<typeof RoleInputSchema>;
+
+function fields(b: RoleInput): RoleFields {
+  const badKeys = b.keys.filter((k) => !grantable.has(k));
+  if (badKeys.length) throw new ApiError(400, 'role.bad-key', undefined, { field: 'keys', details: { keys: badKeys } });
+  const badMenus = b.menus.filter((m) => MANAGER_ONLY_MENUS.includes(m as MenuKey));
+  if (badMenus.length) throw new ApiError(400, 'role.bad-menu', undefined, { field: 'menus', details: { menus: badMenus } });
+  return { name: b.name, description: b.description ?? null, keys: [...new Set(b.keys)].sort(), menus: [...new Set(b.menus)].sort() };
+}
+
+/**
+ * Tenant roles (spec §6 control:tenant-role) and sub-users' roles (control:user-role). A change
+ * makes the holders' sessions read their keys again (`changed`), so a role's keys are enforced at once.
+ */
+export function roleService(deps: {
+  repo: ReturnType<typeof roleRepository>;
+  changed: (scope: { tenantId: string } | { userId: string }) => void;
+}) {
+  const { repo } = deps;
+  const notFound = () => new ApiError(404, 'role.not-found');
+
+  async function one(auth: Auth, id: string): Promise<Role> {
+    const r = await repo.get(auth, id);
+    if (!r) throw notFound();
+    return toRole(r);
+  }
+
+  return {
+    async list(auth: Auth) {
+      const rows = await repo.list(auth);
+      return { list: rows.map(toRole), total: rows.length };
+    },
+
+    async create(auth: Auth, input: RoleInput): Promise<Role> {
+      const f = fields(input);
+      if (await repo.byName(auth, f.name)) throw conflict('role.duplicate', undefined, 'name');
+      try {
+        return await one(auth, await repo.insert(auth, f));
+      } catch (e) {
+        if (isUniqueViolation(e)) throw conflict('role.duplicate', undefined, 'name');
+        throw e;
+      }
+    },
+
+    async update(auth: Auth, id: string, input: RoleInput): Promise<Role> {
+      const f = fields(input);
+      if (!(await repo.get(auth, id))) throw notFound();
+      const same = await repo.byName(auth, f.name);
+      if (same && same.id !== id) throw conflict('role.duplicate', undefined, 'name');
+      try {
+        await repo.update(auth, id, f);
+      } catch (e) {
+        if (isUniqueViolation(e)) throw conflict('role.duplicate', undefined, 'name');
+        throw e;
+      }
+      deps.changed({ tenantId: auth.tenantId });
+      return one(auth, id);
+    },
+
+    async remove(auth: Auth, id: string): Promise<{ ok: true }> {
+      if (!(await repo.remove(auth, id))) throw notFound();
+      deps.changed({ tenantId: auth.tenantId });
+      return { ok: true };
+    },
+
+    async userRoles(auth: Auth, userId: string) {
+      if (!(await repo.isSubUser(auth, userId))) throw new ApiError(404, 'http.404', 'Sub-user not found');
+      const rows = await repo.rolesOf(auth, userId);
+      return { list: rows.map(toRole), total: rows.length };
+    },
+
+    /** Replaces a sub-user's roles; every role must be of the tenant (`role.not-found` otherwise, nothing changed). */
+    async setUserRoles(auth: Auth, userId: string, roleIds: string[]) {
+      if (!(await repo.isSubUser(auth, userId))) throw new ApiError(404, 'http.404', 'Sub-user not found');
+      const ids = [...new Set(roleIds)];
+      for (const id of ids) if (!(await repo.get(auth, id))) throw new ApiError(404, 'role.not-found', undefined, { field: 'role_ids' });
+      await repo.setRoles(auth, userId, ids);
+      deps.changed({ userId });
+      const rows = await repo.rolesOf(auth, userId);
+      return { list: rows.map(toRole), total: rows.length };
+    },
+  };
+}

@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from './helper.ts';
+import { makeSubUser, makeTenant, type TenantFixture } from './things.fixtures.ts';
+
+/**
+ * Tenant roles (spec §6 control:tenant-role, control:user-role): the manager bundles permission keys
+ * and menus in a role and gives it to sub-users; the server then enforces the role's keys on them
+ * (and no more once the role changes or goes), and the privileges call lists its menus. Roles are the
+ * tenant's own: another tenant's role or sub-user is not found, and sub-users cannot manage roles.
+ */
+
+let t: TestApp;
+let a: TenantFixture;
+let b: TenantFixture;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  a = await makeTenant(t);
+  b = await makeTenant(t);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, auth: string, payload?: unknown) =>
+  t.app.inject({ method, url, headers: { authorization: auth }, payload: payload as never });
+const roles = (tenant: TenantFixture, rest = '') => `/v1/control/tenants/${tenant.tenantId}/roles${rest}`;
+const userRoles = (tenant: TenantFixture, userId: string) => `/v1/control/tenants/${tenant.tenantId}/users/${userId}/roles`;
+const vehicles = (tenant: TenantFixture) => `/v1/things/tenants/${tenant.tenantId}/vehicles`;
+
+describe('tenant roles', () => {
+  it('bundle keys and menus that the server enforces on the sub-users holding them', async () => {
+    const driver = { name: 'fleet driver', keys: ['car:car:query', 'car:car:create', 'things:things:page'], menus: ['car'] };
+    const created = await call('POST', roles(a), a.auth, driver);
+    expect(created.statusCode, created.body).toBe(200);
+    const role = created.json();
+    expect(role).toMatchObject({ name: 'fleet driver', keys: [...driver.keys].sort(), menus: ['car'], user_count: 0 });
+
+    // Only what a sub-user may be given, and one name once.
+    const sysKey = await call('POST', roles(a), a.auth, { name: 'admin', keys: ['tenant:tenant:query'] });
+    expect(sysKey.statusCode).toBe(400);
+    expect(sysKey.json()).toMatchObject({ code: 'role.bad-key', field: 'keys', details: { keys: ['tenant:tenant:query'] } });
+    const mgrKey = await call('POST', roles(a), a.auth, { name: 'admin', keys: ['control:tenant-role:create'] });
+    expect(mgrKey.json()).toMatchObject({ code: 'role.bad-key' });
+    const mgrMenu = await call('POST', roles(a), a.auth, { name: 'admin', menus: ['subuser'] });
+    expect(mgrMenu.json()).toMatchObject({ code: 'role.bad-menu' });
+    const twice = await call('POST', roles(a), a.auth, { name: 'fleet driver' });
+    expect(twice.statusCode).toBe(409);
+    expect(twice.json()).toMatchObject({ code: 'role.duplicate' });
+
+    // A sub-user without grants is refused; with the role it reads and adds vehicles and has the menu.
+    const sub = await makeSubUser(t, a, []);
+    expect((await call('GET', vehicles(a), sub.auth)).statusCode).toBe(403);
+    const set = await call('PUT', userRoles(a, sub.userId), a.auth, { role_ids: [role.id] });
+    expect(set.statusCode, set.body).toBe(200);
+    expect(set.json().list.map((r: { id: string }) => r.id)).toEqual([role.id]);
+    expect((await call('GET', vehicles(a), sub.auth)).statusCode).toBe(200);
+    const added = await call('POST', vehicles(a), sub.auth, { name: 'van 1' });
+    expect(added.statusCode, added.body).toBe(200);
+    const priv = (await call('GET', '/v1/control/privileges/self', sub.auth)).json();
+    expect(priv.menus).toEqual(['car']);
+    expect(priv.apis.map((x: { name: string }) => x.name)).toEqual(expect.arrayContaining(driver.keys));
+    expect((await call('GET', roles(a), a.auth)).json().list[0]).toMatchObject({ id: role.id, user_count: 1 });
+    expect((await call('GET', userRoles(a, sub.userId), a.auth)).json().list.map((r: { id: string }) => r.id)).toEqual([role.id]);
+
+    // Sub-users do not manage roles, not even with the role's keys.
+    expect((await call('GET', roles(a), sub.auth)).statusCode).toBe(403);
+    expect((await call('POST', roles(a), sub.auth, { name: 'mine', keys: ['car:car:delete'] })).statusCode).toBe(403);
+    expect((await call('PUT', userRoles(a, sub.userId), sub.auth, { role_ids: [] })).statusCode).toBe(403);
+
+    // Taking a key off the role takes it off its holders at once; deleting the role takes the rest.
+    const narrowed = await call('PUT', roles(a, `/${role.id}`), a.auth, { ...driver, keys: ['car:car:query', 'things:things:page'] });
+    expect(narrowed.statusCode, narrowed.body).toBe(200);
+    expect((await call('POST', vehicles(a), sub.auth, { name: 'van 2' })).statusCode).toBe(403);
+    expect((await call('GET', vehicles(a), sub.auth)).statusCode).toBe(200);
+    expect((await call('DELETE', roles(a, `/${role.id}`), a.auth)).statusCode).toBe(200);
+    expect((await call('GET', vehicles(a), sub.auth)).statusCode).toBe(403);
+    expect((await call('GET', '/v1/control/privileges/self', sub.auth)).json().menus).toEqual([]);
+  });
+
+  it("are the tenant's own: another tenant's roles and sub-users are not reachable", async () => {
+    const mine = (await call('POST', roles(a), a.auth, { name: 'reader', keys: ['car:car:query'] })).json();
+    const theirs = (await call('POST', roles(b), b.auth, { name: 'reader', keys: ['car:car:query'] })).json();
+    expect(theirs.id).not.toBe(mine.id);
+    const subA = await makeSubUser(t, a, []);
+    const subB = await makeSubUser(t, b, []);
+
+    // Tenant b's manager cannot read or change a's roles through a's path.
+    expect((await call('GET', roles(a), b.auth)).statusCode).toBe(403);
+    expect((await call('PUT', roles(a, `/${mine.id}`), b.auth, { name: 'taken' })).statusCode).toBe(403);
+    // Through its own path, a's role does not exist.
+    const foreignRole = await call('PUT', roles(b, `/${mine.id}`), b.auth, { name: 'taken' });
+    expect(foreignRole.statusCode).toBe(404);
+    expect(foreignRole.json()).toMatchObject({ code: 'role.not-found' });
+    expect((await call('DELETE', roles(b, `/${mine.id}`), b.auth)).json()).toMatchObject({ code: 'role.not-found' });
+    // Another tenant's role cannot be given, nor can a role be given to another tenant's user or the manager.
+    const given = await call('PUT', userRoles(a, subA.userId), a.auth, { role_ids: [theirs.id] });
+    expect(given.statusCode).toBe(404);
+    expect(given.json()).toMatchObject({ code: 'role.not-found', field: 'role_ids' });
+    expect((await call('GET', userRoles(a, subA.userId), a.auth)).json().list).toEqual([]);
+    expect((await call('PUT', userRoles(a, subB.userId), a.auth, { role_ids: [mine.id] })).statusCode).toBe(404);
+    expect((await call('PUT', userRoles(a, a.managerId), a.auth, { role_ids: [mine.id] })).statusCode).toBe(404);
+    expect((await call('GET', vehicles(b), subB.auth)).statusCode).toBe(403);
+    // The same name in two tenants is two roles.
+    expect((await call('GET', roles(b), b.auth)).json().list.map((r: { name: string }) => r.name)).toEqual(['reader']);
+  });
+});

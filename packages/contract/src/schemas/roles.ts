@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { MENU_KEYS } from '../menus.ts';
+import { UuidSchema } from './common.ts';
+
+/**
+ * A tenant role (spec §6 control:tenant-role): a named bundle of permission keys and menus that the
+ * tenant manager assigns to sub-users. A sub-user holds its own grants and menus and those of its roles.
+ */
+export const RoleInputSchema = z.object({
+  name: z.string().trim().min(1).max(64),
+  description: z.string().max(256).optional().nullable(),
+  /** Permission keys a manager may grant to a sub-user (GRANTABLE_KEYS); anything else is `role.bad-key`. */
+  keys: z.array(z.string().max(128)).max(500).default([]),
+  /** Menu entries a sub-user may be bound to; manager-only ones are `role.bad-menu`. */
+  menus: z.array(z.enum(MENU_KEYS)).max(64).default([]),
+});
+export type RoleInput = z.input<typeof RoleInputSchema>;
+
+export const RoleSchema = z.object({
+  id: z.string(),
+  tenant_id: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  keys: z.array(z.string()),
+  menus: z.array(z.string()),
+  /** Sub-users holding the role. */
+  user_count: z.number().int(),
+  created_at: z.number().int(),
+  updated_at: z.number().int(),
+});
+export type Role = z.infer<typeof RoleSchema>;
+
+export const RoleListSchema = z.object({ list: z.array(RoleSchema), total: z.number().int() });
+
+/** The roles of one sub-user (replaces them all). */
+export const UserRolesSchema = z.object({ role_ids: z.array(UuidSchema).max(50) });
+export type UserRoles = z.infer<typeof UserRolesSchema>;

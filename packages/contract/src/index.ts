@@ -31,4 +31,5 @@ export * from './schemas/org.ts';
 export * from './schemas/roles.ts';
 export * from './schemas/models.ts';
 export * from './schemas/forward.ts';
+export * from './schemas/twin.ts';
 export * from './routes/index.ts';

@@ -31,6 +31,7 @@ export const PERMISSION_KEYS_BY_SCOPE = {
     'things:message:query',
     'test-mgmt:run:query',
     'test-mgmt:run:export',
+    'things:digital-twin:query',
   ],
   'device-write': [
     'things:things:create',
@@ -74,6 +75,7 @@ export const PERMISSION_KEYS_BY_SCOPE = {
     'test-mgmt:run:execute',
     'test-mgmt:run:cancel',
     'test-mgmt:run:delete',
+    'things:digital-twin:update',
   ],
   tenant: [
     'firmware:firmware:query',
@@ -122,6 +124,11 @@ export const PERMISSION_KEYS_BY_SCOPE = {
     'mapping:category:create',
     'mapping:category:update',
     'mapping:category:delete',
+    'alert:twins-rule:query',
+    'alert:twins-rule:create',
+    'alert:twins-rule:update',
+    'alert:twins-rule:delete',
+    'alert:twins-rule:updateStatus',
     'test-mgmt:script:query',
     'test-mgmt:script:create',
     'test-mgmt:script:update',

@@ -4,12 +4,15 @@ import { ConfigStore, type LoggerConfig } from './config-store.ts';
 import { UdsRelay } from './ecu-sim.ts';
 import { FirmwareSlot } from './firmware.ts';
 import { type DeviceOptions, LoggerDevice } from './logger-device.ts';
+import { type ModelBlockSpec, ModelDevice } from './model-device.ts';
 import { VirtualSdCard } from './sd-card.ts';
 
 export interface RemoteDeviceOptions extends DeviceOptions {
   config?: LoggerConfig;
   /** Whether the logger's CAN controller does CAN FD (UDS over FD is refused otherwise). */
   canFd?: boolean;
+  /** The function blocks of its info model: it then also reports JSON telemetry and keeps a twin (model-device.ts). */
+  model?: ModelBlockSpec[];
 }
 
 /**
@@ -25,6 +28,7 @@ export class RemoteDevice {
   readonly sd: VirtualSdCard;
   readonly uds: UdsRelay;
   readonly firmware: FirmwareSlot;
+  readonly model: ModelDevice | null;
 
   constructor(readonly opts: RemoteDeviceOptions) {
     this.device = new LoggerDevice(opts);
@@ -39,6 +43,7 @@ export class RemoteDevice {
     this.uds.attach(this.agent);
     this.firmware = new FirmwareSlot(this.device);
     this.firmware.attach(this.agent);
+    this.model = opts.model ? new ModelDevice(this.device, this.agent, opts.model) : null;
   }
 
   connect() {
@@ -46,6 +51,7 @@ export class RemoteDevice {
   }
 
   async close() {
+    this.model?.stop();
     this.bus.stop();
     await this.device.drain().catch(() => {});
     await this.device.close();

@@ -5,11 +5,13 @@ import type { CanFrame } from '@loggerhead/can';
 import { parseDtcCode } from '@loggerhead/can/uds/uds.ts';
 import { SimulatedEcu } from '@loggerhead/simulator/ecu-sim.ts';
 import { replay } from '@loggerhead/simulator/logger-device.ts';
+import type { ModelBlockSpec } from '@loggerhead/simulator/model-device.ts';
 import { RemoteDevice } from '@loggerhead/simulator/remote-device.ts';
 import { describeSkipped, readLogFile } from '../lib/log-file.ts';
 
 const HELP = `Usage:
   loggerhead remote-device --broker URL --device ID --key KEY [--sd DIR] [--ecus FILE] [--replay LOG] [--no-canfd] [--mqtt5]
+                           [--telemetry BLOCKS.json [--interval MS]]
 
 Connects as a logger that answers remote operations until Ctrl-C: CAN sending, configuration,
 file recall (the files of --sd DIR are its SD card), firmware upgrades, and UDS to the simulated
@@ -19,7 +21,13 @@ start one second after the last frame, sent every 200 ms as a logger does. --ecu
 list of
   {"name": "BMS", "request_id": "7E0", "response_id": "7E8", "functional_id": "7DF", "channel": 0,
    "unlock": {"format": "loggerhead-unlock/1", "level": 1, "steps": [...]},
-   "dtcs": [{"code": "P0A80-13", "status": 9}], "dids": {"F190": "hex bytes"}}`;
+   "dtcs": [{"code": "P0A80-13", "status": 9}], "dids": {"F190": "hex bytes"}}
+
+With --telemetry BLOCKS.json (the function blocks of its info model, as GET
+/v1/mapping-mgmt/tenants/{tenant}/info-models/{id}/function-blocks answers) it is a plain device of
+that model: every --interval ms (default 1000) it reports its status properties as JSON telemetry
+(read-only numbers drifting), applies the desired values it is sent and reports them back, and
+answers the model's operations.`;
 
 const hexId = (v: unknown) => (typeof v === 'number' ? v : Number.parseInt(String(v).replace(/^0x/i, ''), 16));
 
@@ -64,6 +72,8 @@ export async function remoteDevice(args: string[]): Promise<number> {
         replay: { type: 'string' },
         'no-canfd': { type: 'boolean' },
         mqtt5: { type: 'boolean' },
+        telemetry: { type: 'string' },
+        interval: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }).values;
@@ -79,7 +89,24 @@ export async function remoteDevice(args: string[]): Promise<number> {
     console.error(`loggerhead remote-device: --device and --key are required\n\n${HELP}`);
     return 2;
   }
+  let model: ModelBlockSpec[] | undefined;
+  if (v.telemetry) {
+    try {
+      model = JSON.parse(fs.readFileSync(v.telemetry as string, 'utf8'));
+      if (!Array.isArray(model) || !model.every((b) => typeof b?.name === 'string' && typeof b?.json_schema === 'object'))
+        throw new Error('expected a JSON list of function blocks ({name, json_schema})');
+    } catch (e) {
+      console.error(`loggerhead remote-device: cannot read ${v.telemetry}: ${(e as Error).message}`);
+      return 1;
+    }
+  }
+  const interval = Number(v.interval ?? 1000);
+  if (!Number.isFinite(interval) || interval < 100) {
+    console.error('loggerhead remote-device: --interval is at least 100 ms');
+    return 2;
+  }
   const sim = new RemoteDevice({
+    model,
     broker: (v.broker as string | undefined) ?? 'mqtt://localhost:1883',
     deviceId: v.device as string,
     key: v.key as string,
@@ -119,15 +146,17 @@ export async function remoteDevice(args: string[]): Promise<number> {
     await sim.close().catch(() => {});
     return 1;
   }
+  sim.model?.start(interval);
   const stop = new AbortController();
   const replaying = frames.length
     ? replay(sim.device, frames, { realtime: true, loop: true, signal: stop.signal }).catch((e) => {
         console.error(`loggerhead remote-device: the replay stopped: ${(e as Error).message}`);
       })
     : Promise.resolve();
+  const modelled = sim.model ? `, reporting ${sim.model.blocks.length} function block(s) every ${interval} ms` : '';
   const replayed = frames.length ? `, replaying ${frames.length} frame(s) of ${path.basename(v.replay as string)}` : '';
   console.log(
-    `connected as ${v.device}: ${sim.sd.files.size} file(s) on the SD card, ${sim.uds.ecus.length} ECU(s)${replayed}; Ctrl-C to stop`,
+    `connected as ${v.device}: ${sim.sd.files.size} file(s) on the SD card, ${sim.uds.ecus.length} ECU(s)${replayed}${modelled}; Ctrl-C to stop`,
   );
   await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
   stop.abort();

@@ -6,6 +6,8 @@ import {
   parseResponse,
   parseStatus,
   parseTelemetry,
+  parseTwinAck,
+  type TwinAck,
 } from '@loggerhead/can/protocol/messages.ts';
 import { isUplink, parseTopic } from '@loggerhead/can/protocol/topics.ts';
 import type { RawSql } from '../db/client.ts';
@@ -15,7 +17,8 @@ import { ingestDevicesRepository } from './devices.repository.ts';
 
 export type ResponseHandler = (device: DeviceIdentity, resp: CommandResponse) => void | Promise<void>;
 export type GpsHandler = (device: DeviceIdentity, fixes: GpsFix[]) => void | Promise<void>;
-export type TelemetryHandler = (device: DeviceIdentity, values: Record<string, unknown>) => void | Promise<void>;
+export type TelemetryHandler = (device: DeviceIdentity, values: Record<string, unknown>, topic: string) => void | Promise<void>;
+export type TwinAckHandler = (device: DeviceIdentity, ack: TwinAck, topic: string) => void | Promise<void>;
 
 export type UplinkResult = 'stored' | 'malformed' | 'ignored';
 
@@ -28,6 +31,7 @@ export class UplinkPipeline {
   private responseHandlers: ResponseHandler[] = [];
   private telemetryHandlers: TelemetryHandler[] = [];
   private gpsHandlers: GpsHandler[] = [];
+  private twinHandlers: TwinAckHandler[] = [];
 
   private readonly repo: ReturnType<typeof ingestDevicesRepository>;
 
@@ -51,6 +55,11 @@ export class UplinkPipeline {
 
   onTelemetry(h: TelemetryHandler) {
     this.telemetryHandlers.push(h);
+  }
+
+  /** A device's acknowledgement of a desired-state change (digital twin). */
+  onTwinAck(h: TwinAckHandler) {
+    this.twinHandlers.push(h);
   }
 
   /** An uplink from an external broker: the topic names the device. */
@@ -118,7 +127,16 @@ export class UplinkPipeline {
           this.devices.malformedUplink(d, topic, m);
           return 'malformed';
         }
-        for (const h of this.telemetryHandlers) await h(d, m);
+        for (const h of this.telemetryHandlers) await h(d, m, topic);
+        return 'stored';
+      }
+      case 'twin': {
+        const a = parseTwinAck(payload);
+        if (typeof a === 'string') {
+          this.devices.malformedUplink(d, topic, a);
+          return 'malformed';
+        }
+        for (const h of this.twinHandlers) await h(d, a, topic);
         return 'stored';
       }
     }

@@ -30,6 +30,7 @@ import { signalsRoutes } from './signals/signals.routes.ts';
 import { tenantModule } from './tenant/tenant.module.ts';
 import { testmgmtModule } from './testmgmt/testmgmt.module.ts';
 import { thingsRoutes } from './things/things.routes.ts';
+import { twinModule } from './twin/twin.routes.ts';
 import { userConfigRoutes } from './user-config/user-config.routes.ts';
 import { webConfigRoutes } from './web-config/web-config.routes.ts';
 import { workOrderModule } from './workorder/workorder.module.ts';
@@ -62,6 +63,8 @@ export const modules: ModuleRegistrar[] = [
   (app, ctx) => roleRoutes(app, ctx),
   (app, ctx) => deviceTypeSchemaRoutes(app, ctx),
   (app, ctx) => modelsRoutes(app, ctx),
+  // Digital twins: model-shaped telemetry, desired state, acknowledgements, twin rules.
+  (app, ctx) => twinModule(app, ctx),
   (app, ctx) => dataRoutes(app, ctx),
   (app, ctx) => dashboardRoutes(app, ctx),
   (app, ctx) => panelRoutes(app, ctx),

@@ -91,4 +91,50 @@ export function parseTelemetry(payload: Uint8Array): Record<string, unknown> | s
   return m;
 }
 
+/**
+ * Model-shaped telemetry (decision 0123): `properties` by block then identifier, `events` as a list,
+ * optional `ts` (ms). An object with neither key is the free form: its keys are identifiers.
+ */
+export interface ModelTelemetry {
+  ts?: number;
+  properties?: Record<string, Record<string, unknown>>;
+  events?: { block: string; event: string; data?: Record<string, unknown> }[];
+  /** The free form's values, by identifier. */
+  flat?: Record<string, unknown>;
+}
+
+export function parseModelTelemetry(m: Record<string, unknown>): ModelTelemetry | string {
+  const ts = m.ts;
+  if (ts !== undefined && !num(ts)) return 'telemetry ts must be a number (ms)';
+  if (!('properties' in m) && !('events' in m)) {
+    const { ts: _ts, ...flat } = m;
+    return { ts: ts as number | undefined, flat };
+  }
+  const props = m.properties ?? {};
+  if (!isObj(props) || !Object.values(props).every(isObj))
+    return 'telemetry properties must be an object of objects (block → identifier → value)';
+  const events = m.events ?? [];
+  if (!Array.isArray(events) || events.length > 1000) return 'telemetry events must be a list of at most 1000';
+  for (const e of events)
+    if (!isObj(e) || typeof e.block !== 'string' || typeof e.event !== 'string' || (e.data !== undefined && !isObj(e.data)))
+      return 'a telemetry event needs block, event and an optional data object';
+  return { ts: ts as number | undefined, properties: props as ModelTelemetry['properties'], events: events as ModelTelemetry['events'] };
+}
+
+/** A device's answer to a desired-state change (`up/twin`): the version it applied, its code, optionally what it now reports. */
+export interface TwinAck {
+  version: number;
+  code: number;
+  message?: string;
+  reported?: Record<string, Record<string, unknown>>;
+}
+
+export function parseTwinAck(payload: Uint8Array): TwinAck | string {
+  const m = json(payload);
+  if (!isObj(m) || !Number.isInteger(m.version) || !Number.isInteger(m.code)) return 'twin acknowledgement needs integer version and code';
+  if (m.reported !== undefined && (!isObj(m.reported) || !Object.values(m.reported).every(isObj)))
+    return 'twin acknowledgement reported must be an object of objects';
+  return m as unknown as TwinAck;
+}
+
 export const encodeJson = (v: unknown): Uint8Array => new TextEncoder().encode(JSON.stringify(v));

@@ -4,7 +4,7 @@
  */
 export const TOPIC_ROOT = 'lh/v1';
 
-export const UPLINKS = ['frames', 'status', 'gps', 'resp', 'telemetry'] as const;
+export const UPLINKS = ['frames', 'status', 'gps', 'resp', 'telemetry', 'twin'] as const;
 export type Uplink = (typeof UPLINKS)[number];
 
 export const upTopic = (deviceId: string, kind: Uplink) => `${TOPIC_ROOT}/${deviceId}/up/${kind}`;

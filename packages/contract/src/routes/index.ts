@@ -31,6 +31,7 @@
  * - testmgmt (test management: analysis scripts, routines, runs and reports): ./testmgmt.ts
  * - live (the console's WebSockets: devices' live data, the message bell, a device's remote operations): ./live.ts
  * - functionBlocks, modelCategories, infoModels (device models: function blocks, categories, info models): ./models.ts
+ * - twin (a device's digital twin and model events) and twinRules (twin rules and their fires): ./twin.ts
  * - labels (the tenant's label registry) and groups (device groups, bind/unbind, group commands): ./org.ts
  * - tenant: self (the caller's own account and tenant), registration (calls before login: codes,
  *   registration, forgotten password), subUsers, tenantAdmin (tenants, system side) and
@@ -70,6 +71,7 @@ import { SignalsRoutes } from './signals.ts';
 import { CustomizationRoutes, RegistrationRoutes, SelfRoutes, SubUserRoutes, TenantAdminRoutes } from './tenant.ts';
 import { TestMgmtRoutes } from './testmgmt.ts';
 import { ThingsRoutes } from './things.ts';
+import { TwinRoutes, TwinRuleRoutes } from './twin.ts';
 import { UdsRoutes } from './uds.ts';
 import { UserConfigRoutes } from './user-config.ts';
 import { WebConfigRoutes } from './web-config.ts';
@@ -105,6 +107,7 @@ export { SignalsRoutes } from './signals.ts';
 export { AvatarParams, CustomizationRoutes, RegistrationRoutes, SelfRoutes, SubUserRoutes, TenantAdminRoutes } from './tenant.ts';
 export { TestMgmtRoutes } from './testmgmt.ts';
 export { ThingsRoutes } from './things.ts';
+export { TwinRoutes, TwinRuleRoutes } from './twin.ts';
 export { UdsRoutes } from './uds.ts';
 export { UserConfigRoutes } from './user-config.ts';
 export { WebConfigRoutes } from './web-config.ts';
@@ -153,4 +156,6 @@ export const Routes = {
   modelCategories: ModelCategoryRoutes,
   infoModels: InfoModelRoutes,
   forward: ForwardRoutes,
+  twin: TwinRoutes,
+  twinRules: TwinRuleRoutes,
 } as const;

@@ -1,0 +1,44 @@
+import { ErrorResponseSchema, Routes } from '@loggerhead/contract';
+import type { FastifyRequest } from 'fastify';
+import type { AppContext, LoggerheadApp } from '../../app.ts';
+import { requireAuth } from '../../lib/auth.ts';
+import { route } from '../../lib/route.ts';
+import { inTenant } from '../things/things.access.ts';
+import { twinRepository } from './twin.repository.ts';
+import { twinRuleService, twinService } from './twin.service.ts';
+
+const errors = { 400: ErrorResponseSchema, 403: ErrorResponseSchema, 404: ErrorResponseSchema, 409: ErrorResponseSchema };
+const withErrors = { tags: ['twin'], errors };
+
+const auth = (req: { auth: FastifyRequest['auth']; params: { tenant_id: string } }) =>
+  inTenant(requireAuth(req.auth), req.params.tenant_id);
+
+/** Digital twins (telemetry and acknowledgements from the ingest pipeline) and twin rules. */
+export function twinModule(app: LoggerheadApp, ctx: AppContext) {
+  const repo = twinRepository(ctx.database.raw);
+  const twins = twinService({
+    raw: ctx.database.raw,
+    repo,
+    publish: (topic, payload) => ctx.broker.publish(topic, payload),
+    malformed: (d, topic, reason) => ctx.ingest.devices.malformedUplink(d, topic, reason),
+    log: app.log,
+  });
+  ctx.ingest.pipeline.onTelemetry((d, values, topic) => twins.onTelemetry(d, values, topic));
+  ctx.ingest.pipeline.onTwinAck((d, ack, topic) => twins.onTwinAck(d, ack, topic));
+
+  const T = Routes.twin;
+  route(app, T.get, withErrors, (req) => twins.get(auth(req), req.params.things_id));
+  route(app, T.setDesired, withErrors, (req) => twins.setDesired(auth(req), req.params.things_id, req.body.desired));
+  route(app, T.events, withErrors, (req) => twins.events(auth(req), req.params.things_id, req.query));
+
+  const rules = twinRuleService(ctx.database.raw, repo);
+  const R = Routes.twinRules;
+  route(app, R.list, withErrors, (req) => rules.list(auth(req), req.query));
+  route(app, R.create, withErrors, (req) => rules.create(auth(req), req.body));
+  route(app, R.treeSave, withErrors, (req) => rules.treeSave(auth(req), req.body));
+  route(app, R.fires, withErrors, (req) => rules.fires(auth(req), req.query));
+  route(app, R.get, withErrors, (req) => rules.get(auth(req), req.params.id));
+  route(app, R.update, withErrors, (req) => rules.update(auth(req), req.params.id, req.body));
+  route(app, R.remove, withErrors, (req) => rules.remove(auth(req), req.params.id));
+  route(app, R.setStatus, withErrors, (req) => rules.setStatus(auth(req), req.params.id, req.body.status));
+}

@@ -13,6 +13,7 @@ import DeviceDataTab from './tabs/device-data.tab.tsx';
 import DeviceManagementTab from './tabs/device-management.tab.tsx';
 import EcuUpgradeTab from './tabs/ecu-upgrade.tab.tsx';
 import GpsTrackTab from './tabs/gps-track.tab.tsx';
+import ModelTab from './tabs/model.tab.tsx';
 import type { DeviceTabProps } from './tabs/tab-props.ts';
 import TriggerManagementTab from './tabs/trigger-management.tab.tsx';
 import UdsDiagnosisTab from './tabs/uds-diagnosis.tab.tsx';
@@ -21,6 +22,7 @@ import UdsDiagnosisTab from './tabs/uds-diagnosis.tab.tsx';
 const TABS: { key: string; label: string; Tab: ComponentType<DeviceTabProps> }[] = [
   { key: 'management', label: 'device.tab.management', Tab: DeviceManagementTab },
   { key: 'data', label: 'device.tab.data', Tab: DeviceDataTab },
+  { key: 'model', label: 'device.tab.model', Tab: ModelTab },
   { key: 'dbc', label: 'device.tab.dbc', Tab: DbcDataTab },
   { key: 'trigger', label: 'device.tab.trigger', Tab: TriggerManagementTab },
   { key: 'uds', label: 'device.tab.uds', Tab: UdsDiagnosisTab },

@@ -52,6 +52,8 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       // Every tenant the suite registers asks for its code from this one address; a retried test
       // must not find the address's ten codes in ten minutes used up by the tests before it.
       CODE_IP_LIMIT: '1000',
+      // No map tiles from the internet: the maps draw their grid.
+      MAP_TILE_URL: 'none',
       // No experience demo unless a server asks for it (the shared one does): seeding it is a few
       // seconds of work that would slow whatever test runs beside it. Its live logger stays off.
       EXPERIENCE: 'false',

@@ -77,7 +77,8 @@ export interface Config {
   rateLimits: RateLimits;
   /**
    * Map tiles of the console's maps (`MAP_TILE_URL`, a Leaflet URL template with `{z}/{x}/{y}`, `{s}`
-   * allowed in the host; `MAP_ATTRIBUTION` its credit line). Unset: maps draw a plain grid.
+   * allowed in the host; `MAP_ATTRIBUTION` its credit line). Unset: OpenStreetMap's standard tiles
+   * with their credit; `none`: no tiles, the maps draw a plain grid (as they do where tiles fail).
    * The tile host is added to the console's Content-Security-Policy `img-src`.
    */
   mapTileUrl: string | null;
@@ -261,7 +262,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     oidc: oidc(env),
     rateLimits: rateLimits(env),
     mapTileUrl: mapTileUrl(env),
-    mapAttribution: env.MAP_ATTRIBUTION?.trim() ?? '',
+    mapAttribution: env.MAP_ATTRIBUTION?.trim() || (env.MAP_TILE_URL?.trim() ? '' : OSM_ATTRIBUTION),
     jobLeaseSeconds: positiveInt(env, 'JOB_LEASE_SECONDS', 30),
     groovy: {
       workers: env.GROOVY_WORKERS === '0' ? 0 : positiveInt(env, 'GROOVY_WORKERS', 2),
@@ -355,10 +356,15 @@ function rateLimits(env: Env): RateLimits {
   return limits;
 }
 
-/** A Leaflet tile URL template: http(s), `{z}`, `{x}` and `{y}` in it. */
+/** OpenStreetMap's standard tiles, the maps' default (its tile usage policy asks for this credit). */
+export const OSM_TILE_URL = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
+export const OSM_ATTRIBUTION = '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors';
+
+/** A Leaflet tile URL template: http(s), `{z}`, `{x}` and `{y}` in it; unset is OpenStreetMap, `none` no tiles. */
 function mapTileUrl(env: Env): string | null {
   const raw = env.MAP_TILE_URL?.trim();
-  if (!raw) return null;
+  if (!raw) return OSM_TILE_URL;
+  if (raw.toLowerCase() === 'none') return null;
   const host = /^https?:\/\/([^/?#]+)\//i.exec(raw)?.[1];
   let ok = host !== undefined && ['{z}', '{x}', '{y}'].every((p) => raw.includes(p));
   if (ok && host) {

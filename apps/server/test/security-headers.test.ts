@@ -407,6 +407,13 @@ describe('configuration', () => {
     expect(c.rateLimits.login).toEqual({ perAddress: 50, perAccount: 5 });
     expect(c.rateLimits.upload).toEqual({ perAddress: 0, perAccount: 0 });
     expect(c.mapTileUrl).toBe(TILES);
+    expect(c.mapAttribution).toBe('');
+    // unset: OpenStreetMap's standard tiles with their credit; "none": no tiles (the grid)
+    const osm = loadConfig({});
+    expect(osm.mapTileUrl).toBe('https://tile.openstreetmap.org/{z}/{x}/{y}.png');
+    expect(osm.mapAttribution).toContain('OpenStreetMap');
+    expect(csp(consolePolicy(osm)({ host: 'console.example.com' } as never))['img-src']).toContain('https://tile.openstreetmap.org');
+    expect(loadConfig({ MAP_TILE_URL: 'none' }).mapTileUrl).toBeNull();
     for (const [name, value] of [
       ['RATE_LIMIT_LOGIN', '50'],
       ['RATE_LIMIT_CODE', 'many/5'],

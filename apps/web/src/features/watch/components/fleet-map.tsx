@@ -3,6 +3,7 @@ import type { GpsPoint } from '@loggerhead/contract/schemas/gps.ts';
 import L from 'leaflet';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { addBaseLayer } from '../../../components/map/base-layer.ts';
 
 export interface MapDevice {
   id: string;
@@ -12,8 +13,8 @@ export interface MapDevice {
 }
 
 /**
- * Last positions of the fleet on a Leaflet map. The tile URL is configuration; without one
- * (offline installations, tests) the markers sit on a blank map, still zoomable and fitted.
+ * Last positions of the fleet on a Leaflet map. The tile URL is configuration (OpenStreetMap by
+ * default); without one, or where tiles fail to load, the markers sit on a grid, still zoomable and fitted.
  */
 export function FleetMap({ devices, tileUrl, attribution }: { devices: MapDevice[]; tileUrl: string | null; attribution?: string }) {
   const { t } = useTranslation();
@@ -25,7 +26,7 @@ export function FleetMap({ devices, tileUrl, attribution }: { devices: MapDevice
   useEffect(() => {
     if (!box.current) return;
     const m = L.map(box.current, { center: [30, 110], zoom: 3, worldCopyJump: true, attributionControl: Boolean(tileUrl) });
-    if (tileUrl) L.tileLayer(tileUrl, { maxZoom: 19, attribution: attribution ?? '' }).addTo(m);
+    addBaseLayer(m, { url: tileUrl, attribution });
     layer.current = L.layerGroup().addTo(m);
     map.current = m;
     return () => {

@@ -33,6 +33,7 @@ import {
 } from './lib/input-guard.ts';
 import { JobLeases } from './lib/job-leases.ts';
 import { registerRateLimits } from './lib/rate-limits.ts';
+import { Scheduler } from './lib/scheduler.ts';
 import { registerSecurityHeaders } from './lib/security-headers.ts';
 import { Cluster } from './live/cluster.ts';
 import { type BillingServices, billingServices } from './modules/billing/billing.services.ts';
@@ -83,6 +84,8 @@ export interface AppContext {
    * its files under its own folder key: `ctx.files.under('firmware')`.
    */
   files: FileStore;
+  /** The job scheduler (pg-boss on this database): `ctx.scheduler?.every(name, cron, fn)`, queues; null with SCHEDULER=false. */
+  scheduler: Scheduler | null;
   /** Set when this start created the system manager: the password to print once. */
   initialAdminPassword: string | null;
   /** The first system manager was created at this start (its password generated or from the environment). */
@@ -196,6 +199,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     signals,
     notifier,
     files,
+    scheduler: config.scheduler ? new Scheduler(database.raw, app.log) : null,
     initialAdminPassword: admin.password,
     adminCreated: admin.created,
     version: VERSION,
@@ -329,8 +333,10 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     await cluster?.start();
     // Last: every module has registered its recovery step, and commands can go out.
     await jobs.start();
+    await ctx.scheduler?.start();
   });
   app.addHook('onClose', async () => {
+    await ctx.scheduler?.stop();
     await jobs.close();
     await cluster?.close().catch(() => {});
     await ingest.accounts?.close().catch(() => {});

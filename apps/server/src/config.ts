@@ -30,6 +30,8 @@ export interface Config {
    * `POST /v1/broker/auth` and `/v1/broker/acl` with `Authorization: Bearer <secret>`. Unset: those routes answer 404.
    */
   brokerAuthSecret: string | null;
+  /** Run the job scheduler (`SCHEDULER`, on): scheduled jobs of /job-mgmt. */
+  scheduler: boolean;
   /** Password of the first system manager `admin`; generated and printed once when unset. */
   adminPassword: string | null;
   /** SMTP server for e-mail (`SMTP_URL`, e.g. smtp://user:pass@host:587). */
@@ -245,6 +247,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     mqttUrl,
     mqttDynsec,
     brokerAuthSecret: brokerAuthSecret(env),
+    scheduler: bool(env, 'SCHEDULER', true),
     adminPassword,
     smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
     mailFrom: env.MAIL_FROM || 'Loggerhead <no-reply@loggerhead.local>',

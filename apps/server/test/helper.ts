@@ -236,6 +236,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     adminPassword: ADMIN_PASSWORD,
     experience: false,
     experienceLive: false,
+    // The job scheduler (pg-boss, its own tables) starts in the tests of scheduled jobs, not in every test app.
+    scheduler: false,
     ...overrides,
   };
 }

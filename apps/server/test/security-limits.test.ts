@@ -167,6 +167,7 @@ const NO_BODY = [
   'POST /v1/things/tenants/:tenant_id/things/:things_id/key',
   'PUT /v1/alert-mgmt/tenants/:tenant_id/trigger-rules/:id/status/:status',
   'PUT /v1/alert-mgmt/tenants/:tenant_id/things-forward-rules/:id/status/:status',
+  'PUT /v1/job-mgmt/tenants/:tenant_id/jobs/:job_id/status/:status',
   'POST /v1/things/tenants/:tenant_id/things/:things_id/messages/:correlation_id/cancel',
   'POST /v1/things/tenants/:tenant_id/things/:things_id/recall/tasks/:id/cancel',
   'PUT /v1/out-firmware-mgmt/tenants/:tenantId/firmwares/:id/:toPublic',

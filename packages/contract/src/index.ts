@@ -27,6 +27,7 @@ export * from './schemas/ecu.ts';
 export * from './schemas/uds.ts';
 export * from './schemas/dashboard.ts';
 export * from './schemas/testmgmt.ts';
+export * from './schemas/jobs.ts';
 export * from './schemas/org.ts';
 export * from './schemas/roles.ts';
 export * from './schemas/models.ts';

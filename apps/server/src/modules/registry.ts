@@ -16,6 +16,7 @@ import { forwardModule } from './forward/forward.module.ts';
 import { gpsRoutes } from './gps/gps.routes.ts';
 import { groupRoutes } from './group/group.routes.ts';
 import { healthRoutes } from './health/health.routes.ts';
+import { jobsModule } from './jobs/jobs.routes.ts';
 import { labelRoutes } from './label/label.routes.ts';
 import { roleRoutes } from './role/role.routes.ts';
 import { mappingRoutes } from './mapping/mapping.routes.ts';
@@ -87,6 +88,7 @@ export const modules: ModuleRegistrar[] = [
     const { commands } = await remoteModule(app, ctx);
     testmgmtModule(app, ctx, commands);
     groupRoutes(app, ctx, commands);
+    jobsModule(app, ctx, commands);
   },
   // Last: the experience account's demo is seeded through the modules above, once they are ready.
   (app, ctx) => experienceModule(app, ctx),

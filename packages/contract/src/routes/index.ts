@@ -24,6 +24,7 @@
  * - oplog (the operation log of a tenant): ./oplog.ts
  * - deviceTypeSchema (the data groups and fields of a device type): ./device-type-schema.ts
  * - health (the health check): ./health.ts
+ * - jobs (scheduled jobs and their logs): ./jobs.ts
  * - broker (HTTP authentication and authorization of devices for an external broker such as EMQX): ./broker.ts
  * - userConfig (the signed-in user's own settings): ./user-config.ts
  * - webConfig (what the console loads before login: global config, deploy info): ./web-config.ts
@@ -57,6 +58,7 @@ import { FirmwareRoutes } from './firmware.ts';
 import { ForwardRoutes } from './forward.ts';
 import { GpsRoutes } from './gps.ts';
 import { HealthRoutes } from './health.ts';
+import { JobRoutes } from './jobs.ts';
 import { LiveRoutes } from './live.ts';
 import { MappingRoutes } from './mapping.ts';
 import { MessageRoutes } from './message.ts';
@@ -93,6 +95,7 @@ export { FirmwareRoutes } from './firmware.ts';
 export { ForwardRoutes } from './forward.ts';
 export { GpsRoutes } from './gps.ts';
 export { HealthRoutes } from './health.ts';
+export { JobRoutes } from './jobs.ts';
 export { LiveRoutes } from './live.ts';
 export { MappingRoutes } from './mapping.ts';
 export { MessageRoutes } from './message.ts';
@@ -138,6 +141,7 @@ export const Routes = {
   deviceTypeSchema: DeviceTypeSchemaRoutes,
   health: HealthRoutes,
   broker: BrokerRoutes,
+  jobs: JobRoutes,
   userConfig: UserConfigRoutes,
   webConfig: WebConfigRoutes,
   billing: BillingRoutes,

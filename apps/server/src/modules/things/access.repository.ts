@@ -16,6 +16,16 @@ export function accessRepository(raw: RawSql) {
       return rows[0]?.access ?? null;
     },
 
+    /** How many of the devices are not devices of the tenant. */
+    async notInTenant(tenantId: string, ids: string[]): Promise<number> {
+      const { rows } = await raw.query<{ n: number }>(
+        `select count(*)::int as n from unnest($1::uuid[]) as x(id)
+      where not exists (select 1 from things t where t.id = x.id and t.tenant_id = $2)`,
+        [ids, tenantId],
+      );
+      return rows[0]?.n ?? 0;
+    },
+
     /** How many of the devices the sub-user has no write grant on. */
     async notWritable(ids: string[], user: string): Promise<number> {
       const { rows } = await raw.query<{ n: number }>(

@@ -48,7 +48,10 @@ export async function requireDevicesWritable(raw: RawSql, auth: Auth, thingsIds:
   const ids = [...new Set(thingsIds)];
   if (!ids.length) return;
   if (auth.readOnly) throw forbidden('Read-only access to this device');
+  const access = accessRepository(raw);
+  // Devices of another tenant (or none) are not found, for managers too.
+  if ((await access.notInTenant(auth.tenantId, ids)) > 0) throw notFound('Device not found');
   const user = restrictedUser(auth);
   if (!user) return;
-  if ((await accessRepository(raw).notWritable(ids, user)) > 0) throw forbidden('Read-only access to a device this is linked to');
+  if ((await access.notWritable(ids, user)) > 0) throw forbidden('Read-only access to a device this is linked to');
 }

@@ -1,0 +1,114 @@
+import PgBoss from 'pg-boss';
+import type { RawSql } from '../db/client.ts';
+
+interface Log {
+  info: (o: object | string, m?: string) => void;
+  warn: (o: object, m: string) => void;
+  error: (o: object, m: string) => void;
+}
+
+export interface QueueJob<T> {
+  id: string;
+  data: T;
+  /** Tries before this one (0 on the first). */
+  retryCount: number;
+}
+
+/**
+ * pg-boss speaks to the database through our connection (PGlite or the PostgreSQL pool): statements
+ * with parameters go as one query; its multi-statement scripts (schema, advisory-locked batches) go
+ * as a script when the engine refuses several commands in one prepared statement.
+ */
+function bossDb(raw: RawSql) {
+  return {
+    async executeSql(text: string, values?: unknown[]) {
+      if (values?.length) return { rows: (await raw.query(text, values)).rows ?? [] };
+      try {
+        const r = await raw.query(text);
+        return { rows: Array.isArray(r.rows) ? r.rows : [] };
+      } catch (e) {
+        if (!/multiple commands/i.test(String((e as Error)?.message))) throw e;
+        await raw.exec(text);
+        return { rows: [] };
+      }
+    },
+  };
+}
+
+type Registration =
+  | { kind: 'every'; name: string; cron: string; handler: () => Promise<void> }
+  | { kind: 'queue'; name: string; handler: (job: QueueJob<unknown>) => Promise<unknown>; pollSeconds: number };
+
+/**
+ * One scheduler for background and periodic work, on the database the server already uses (pg-boss,
+ * its tables in the schema `pgboss`): cron schedules that run once per due minute whichever server
+ * copies are up, and queues whose jobs are taken by one copy, retried with a delay, and time out.
+ */
+export class Scheduler {
+  private readonly boss: PgBoss;
+  private readonly registrations: Registration[] = [];
+  private running = false;
+
+  constructor(
+    raw: RawSql,
+    private readonly log: Log,
+  ) {
+    this.boss = new PgBoss({ db: bossDb(raw), schema: 'pgboss', supervise: true, schedule: true, migrate: true });
+    this.boss.on('error', (err) => this.log.warn({ err }, 'scheduler'));
+  }
+
+  /** Runs `handler` on a five-field cron expression (UTC), once per due minute across all copies. */
+  every(name: string, cron: string, handler: () => Promise<void>): void {
+    this.registrations.push({ kind: 'every', name, cron, handler });
+  }
+
+  /** Handles the jobs sent to a queue, one at a time per copy. */
+  queue<T>(name: string, handler: (job: QueueJob<T>) => Promise<unknown>, opts: { pollSeconds?: number } = {}): void {
+    this.registrations.push({
+      kind: 'queue',
+      name,
+      handler: handler as (job: QueueJob<unknown>) => Promise<unknown>,
+      pollSeconds: opts.pollSeconds ?? 2,
+    });
+  }
+
+  /** Sends a job: retried `retryLimit` times `retryDelay` seconds apart when its handler throws. */
+  async send(
+    name: string,
+    data: object,
+    opts: { retryLimit?: number; retryDelay?: number; expireInSeconds?: number } = {},
+  ): Promise<string | null> {
+    return this.boss.send(name, data, opts);
+  }
+
+  async start(): Promise<void> {
+    await this.boss.start();
+    this.running = true;
+    for (const r of this.registrations) {
+      await this.boss.createQueue(r.name);
+      if (r.kind === 'every') {
+        await this.boss.schedule(r.name, r.cron, {}, { tz: 'UTC' });
+        await this.boss.work(r.name, { pollingIntervalSeconds: 2 }, async () => {
+          await r.handler();
+        });
+      } else {
+        await this.boss.work(r.name, { pollingIntervalSeconds: r.pollSeconds, includeMetadata: true }, async ([job]) => {
+          const j = job as unknown as { id: string; data: unknown; retryCount?: number; retry_count?: number };
+          return r.handler({ id: j.id, data: j.data, retryCount: j.retryCount ?? j.retry_count ?? 0 });
+        });
+      }
+    }
+  }
+
+  async schedules(): Promise<{ name: string; cron: string }[]> {
+    return (await this.boss.getSchedules()).map((s) => ({ name: s.name, cron: s.cron }));
+  }
+
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    await this.boss
+      .stop({ graceful: true, wait: true, timeout: 10_000, close: false })
+      .catch((err) => this.log.warn({ err }, 'scheduler stop'));
+  }
+}

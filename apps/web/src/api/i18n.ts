@@ -133,7 +133,6 @@ const zh: Record<string, string> = {
   'errors.job.bad-cron': 'Cron 表达式无效',
   'errors.job.bad-param': '任务动作的参数无效',
   'errors.job.bad-time': '结束时间须晚于开始时间',
-  'errors.forward.destination-unreachable': '无法连接转发目的地',
   'errors.data.bad-range': '结束时间须晚于开始时间',
   'errors.data.bad-format': '文件不是支持的日志格式（candump -L、Vector ASC、BLF、PEAK TRC 或 ASAM MF4，也可为 gzip 压缩）',
   'errors.data.not-ready': '导出尚未完成',

@@ -30,7 +30,9 @@ describe.skipIf(!!process.env.TEST_MQTT_URL)('digital twins', () => {
           { identifier: 'fan', name: 'Fan', data_type: 7 },
         ],
         events: [{ identifier: 'overheat', name: 'Overheat', type: 'log' }],
-        operations: [{ identifier: 'reboot', name: 'Reboot', params: [{ identifier: 'delay', name: 'Delay', data_type: 1, required: true }] }],
+        operations: [
+          { identifier: 'reboot', name: 'Reboot', params: [{ identifier: 'delay', name: 'Delay', data_type: 1, required: true }] },
+        ],
       },
     });
     const model = await req('POST', `/mapping-mgmt/tenants/${a.tenantId}/info-models`, a.auth, {
@@ -89,7 +91,8 @@ describe.skipIf(!!process.env.TEST_MQTT_URL)('digital twins', () => {
       expect(t2.reported['env.temperature'].value).toBe(22.5);
       // The dropped keys were counted on the device.
       await waitFor(
-        async () => (await t.database.raw.query<{ n: number }>('select malformed_count::int as n from things where id = $1', [d.id])).rows[0].n,
+        async () =>
+          (await t.database.raw.query<{ n: number }>('select malformed_count::int as n from things where id = $1', [d.id])).rows[0].n,
         (n) => n >= 1,
       );
     } finally {
@@ -109,12 +112,20 @@ describe.skipIf(!!process.env.TEST_MQTT_URL)('digital twins', () => {
       );
 
       const put = (auth: string, desired: object, tenant = a) => req('PUT', twinUrl(tenant, d.id, '/desired'), auth, { desired });
-      expect((await put(a.auth, { 'env.humidity': 1 })).json()).toMatchObject({ code: 'twin.unknown-property', details: { properties: ['env.humidity'] } });
+      expect((await put(a.auth, { 'env.humidity': 1 })).json()).toMatchObject({
+        code: 'twin.unknown-property',
+        details: { properties: ['env.humidity'] },
+      });
       expect((await put(a.auth, { 'env.temperature': 1 })).json()).toMatchObject({ code: 'twin.read-only' });
       expect((await put(a.auth, { 'env.target': 'hot' })).json()).toMatchObject({ code: 'twin.bad-value' });
       // Another tenant, and a sub-user with read access only, cannot set it.
       expect((await put(b.auth, { 'env.target': 25 }, b)).statusCode).toBe(404);
-      const reader = await makeSubUser(t, a, ['things:digital-twin:query', 'things:digital-twin:update'], [{ thingsId: d.id, access: 'read' }]);
+      const reader = await makeSubUser(
+        t,
+        a,
+        ['things:digital-twin:query', 'things:digital-twin:update'],
+        [{ thingsId: d.id, access: 'read' }],
+      );
       expect((await req('GET', twinUrl(a, d.id), reader.auth)).statusCode).toBe(200);
       expect((await put(reader.auth, { 'env.target': 25 })).statusCode).toBe(403);
 
@@ -159,7 +170,10 @@ describe.skipIf(!!process.env.TEST_MQTT_URL)('digital twins', () => {
         { field: 'env.fan', op: '=', value: 'false', value_type: 7, join: 'and' },
       ],
       trigger_filter: { things_ids: [d.id] },
-      actions: [{ type: 'desired', values: { 'env.fan': true } }, { type: 'event', message: 'cooling' }],
+      actions: [
+        { type: 'desired', values: { 'env.fan': true } },
+        { type: 'event', message: 'cooling' },
+      ],
     });
     expect(rule.statusCode).toBe(200);
     expect(rule.json()).toMatchObject({ status: 1, shadow_type: 'reported', fires: 0 });

@@ -68,7 +68,7 @@ describe('forwarding destinations', () => {
 
       await fix();
       expect((await req('PUT', rulesUrl(a, `/${r.id}`), a.auth, { ...body, destination: good })).statusCode).toBe(200);
-      const got = await waitFor(read, (m) => frameTimes(m, d1.id).length >= 1500 && frameTimes(m, d2.id).length >= 1000, 20_000);
+      const got = await waitFor(read, (m) => frameTimes(m, d1.id).length >= 1500 && frameTimes(m, d2.id).length >= 1000, 60_000);
       expect(frameTimes(got, d1.id)).toEqual(expectedTimes(1500, T0));
       expect(frameTimes(got, d2.id)).toEqual(expectedTimes(1000, T0 + 3));
       expect(got.every((m) => m.rule_id === r.id && m.kind === 'frames')).toBe(true);

@@ -123,6 +123,14 @@ export function forwardRepository(raw: RawSql) {
       return rows[0].id;
     },
 
+    /** A changed rule (a destination fixed) retries its waiting messages at once, keeping their try counts. */
+    async retryNow(auth: Auth, id: string): Promise<void> {
+      await raw.query('update forward_outbox set next_at = now() where rule_id = $1 and tenant_id = $2 and next_at > now()', [
+        id,
+        auth.tenantId,
+      ]);
+    },
+
     async update(auth: Auth, id: string, v: RuleValues): Promise<boolean> {
       const { rows } = await raw.query<{ id: string }>(
         `update forward_rules set name = $3, description = $4, device_scope = $5, group_id = $6, label_ids = $7::jsonb,

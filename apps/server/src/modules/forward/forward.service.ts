@@ -169,6 +169,8 @@ export function forwardService(deps: ForwardDeps) {
         throw e;
       }
       deps.changed(auth.tenantId, id);
+      // The user changed the rule, often to fix its destination: what waits is tried again now.
+      await repo.retryNow(auth, id);
       return get(auth, id);
     },
 

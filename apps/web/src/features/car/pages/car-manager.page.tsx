@@ -6,6 +6,7 @@ import { App, Button, Card, Input, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { ConfirmDeleteButton } from '../../../components/confirm-delete-button.tsx';
 import { type ChooserColumn, ColumnChooserTable } from '../../../components/data-view/column-chooser-table.tsx';
 import { Paginator } from '../../../components/data-view/paginator.tsx';
 import { firstPage, type PageState } from '../../../components/data-view/paging.ts';
@@ -23,7 +24,7 @@ const detailsPath = (id: string) => `/Container/CarManager/CarDetails?id=${encod
 /** Vehicle management (spec §1, §2): vehicles with name, VIN and channels bound to device CAN channels. */
 export default function CarManagerPage() {
   const { t } = useTranslation();
-  const { message, modal } = App.useApp();
+  const { message } = App.useApp();
   const navigate = useNavigate();
   const qc = useQueryClient();
   const { tenantId } = useSession();
@@ -63,23 +64,12 @@ export default function CarManagerPage() {
             </Button>
           )}
           {mayCall(Routes.things.removeVehicle) && (
-            <Button
-              type="link"
-              size="small"
-              danger
-              onClick={() =>
-                modal.confirm({
-                  title: t('car.delete.title'),
-                  content: t('car.delete.confirm', { name: v.name }),
-                  okText: t('car.action.delete'),
-                  okButtonProps: { danger: true },
-                  cancelText: t('common.action.cancel'),
-                  onOk: () => remove.mutateAsync(v.id),
-                })
-              }
-            >
-              {t('car.action.delete')}
-            </Button>
+            <ConfirmDeleteButton
+              label={t('car.action.delete')}
+              title={t('car.delete.title')}
+              content={t('car.delete.confirm', { name: v.name })}
+              onConfirm={() => remove.mutateAsync(v.id)}
+            />
           )}
         </Space>
       ),

@@ -9,6 +9,7 @@ import { ApiError } from '../../../api/api-error.ts';
 import { dbcApi } from '../../../api/dbc.api.ts';
 import { dbcKeys, strategyListQuery } from '../../../api/dbc.queries.ts';
 import { errorText } from '../../../api/error-funnel.ts';
+import { ConfirmDeleteButton } from '../../../components/confirm-delete-button.tsx';
 import { type ChooserColumn, ColumnChooserTable } from '../../../components/data-view/column-chooser-table.tsx';
 import { Paginator } from '../../../components/data-view/paginator.tsx';
 import type { PageState } from '../../../components/data-view/paging.ts';
@@ -84,23 +85,12 @@ export function StrategyList({ tenantId }: { tenantId: string }) {
             </Button>
           )}
           {mayCall(Routes.mapping.removeStrategy) && (
-            <Button
-              type="link"
-              size="small"
-              danger
-              onClick={() =>
-                modal.confirm({
-                  title: t('dbc.delete.title'),
-                  content: t('dbc.delete.confirm', { name: s.name }),
-                  okText: t('dbc.action.delete'),
-                  okButtonProps: { danger: true },
-                  cancelText: t('common.action.cancel'),
-                  onOk: () => remove.mutateAsync(s).catch(() => undefined),
-                })
-              }
-            >
-              {t('dbc.action.delete')}
-            </Button>
+            <ConfirmDeleteButton
+              label={t('dbc.action.delete')}
+              title={t('dbc.delete.title')}
+              content={t('dbc.delete.confirm', { name: s.name })}
+              onConfirm={() => remove.mutateAsync(s).catch(() => undefined)}
+            />
           )}
         </Space>
       ),

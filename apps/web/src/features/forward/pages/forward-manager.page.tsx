@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Input, Space, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ConfirmDeleteButton } from '../../../components/confirm-delete-button.tsx';
 import { type ChooserColumn, ColumnChooserTable } from '../../../components/data-view/column-chooser-table.tsx';
 import { Paginator } from '../../../components/data-view/paginator.tsx';
 import { firstPage, type PageState } from '../../../components/data-view/paging.ts';
@@ -29,7 +30,7 @@ function destinationText(d: Record<string, unknown>): string {
 /** Things-forward rules (spec §7 /alert-mgmt): the tenant's rules with their delivery counters. */
 export default function ForwardManagerPage() {
   const { t } = useTranslation();
-  const { message, modal } = App.useApp();
+  const { message } = App.useApp();
   const qc = useQueryClient();
   const { tenantId } = useSession();
   const [keyword, setKeyword] = useState<string | undefined>();
@@ -151,23 +152,12 @@ export default function ForwardManagerPage() {
             {t('forward.action.deadLetters')}
           </Button>
           {can('alert:things-forward:delete') && (
-            <Button
-              type="link"
-              size="small"
-              danger
-              onClick={() =>
-                modal.confirm({
-                  title: t('forward.delete.title'),
-                  content: t('forward.delete.confirm', { name: r.name, pending: r.counters.pending }),
-                  okText: t('forward.action.delete'),
-                  okButtonProps: { danger: true },
-                  cancelText: t('common.action.cancel'),
-                  onOk: () => remove.mutateAsync(r.id),
-                })
-              }
-            >
-              {t('forward.action.delete')}
-            </Button>
+            <ConfirmDeleteButton
+              label={t('forward.action.delete')}
+              title={t('forward.delete.title')}
+              content={t('forward.delete.confirm', { name: r.name, pending: r.counters.pending })}
+              onConfirm={() => remove.mutateAsync(r.id)}
+            />
           )}
         </Space>
       ),

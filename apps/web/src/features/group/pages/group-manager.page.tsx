@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Input, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ConfirmDeleteButton } from '../../../components/confirm-delete-button.tsx';
 import { type ChooserColumn, ColumnChooserTable } from '../../../components/data-view/column-chooser-table.tsx';
 import { Paginator } from '../../../components/data-view/paginator.tsx';
 import { firstPage, type PageState } from '../../../components/data-view/paging.ts';
@@ -21,7 +22,7 @@ const GROUP_PAGE_SIZE = 100;
 /** Device groups (spec §1 groups, §7 /out-group-mgmt): groups, their devices and group commands. */
 export default function GroupManagerPage() {
   const { t } = useTranslation();
-  const { message, modal } = App.useApp();
+  const { message } = App.useApp();
   const qc = useQueryClient();
   const { tenantId } = useSession();
   const [keyword, setKeyword] = useState<string | undefined>();
@@ -63,23 +64,12 @@ export default function GroupManagerPage() {
             </Button>
           )}
           {can('group:group:delete') && (
-            <Button
-              type="link"
-              size="small"
-              danger
-              onClick={() =>
-                modal.confirm({
-                  title: t('group.delete.title'),
-                  content: t('group.delete.confirm', { name: g.name }),
-                  okText: t('group.action.delete'),
-                  okButtonProps: { danger: true },
-                  cancelText: t('common.action.cancel'),
-                  onOk: () => remove.mutateAsync(g.id),
-                })
-              }
-            >
-              {t('group.action.delete')}
-            </Button>
+            <ConfirmDeleteButton
+              label={t('group.action.delete')}
+              title={t('group.delete.title')}
+              content={t('group.delete.confirm', { name: g.name })}
+              onConfirm={() => remove.mutateAsync(g.id)}
+            />
           )}
         </Space>
       ),

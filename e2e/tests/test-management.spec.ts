@@ -113,7 +113,8 @@ test('a script written and validated in the editor, a routine, a dry run over hi
 
   // A dry run over the last hour of the device's history.
   await row.getByTestId('routine-start').click();
-  const dialog = page.getByRole('dialog');
+  // Found by its name: the routine drawer may still be sliding away, a second dialog for a moment.
+  const dialog = page.getByRole('dialog', { name: new RegExp(routineName) });
   await expect(dialog).toBeVisible();
   await pickOption(page, 'run-devices', deviceName);
   await page.getByTestId('run-dry').click();

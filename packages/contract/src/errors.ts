@@ -127,6 +127,11 @@ export const ErrorCodes = {
   'forward.duplicate': { message: 'A forwarding rule with this name already exists', status: 409 },
   'forward.unknown-group': { message: 'The group is not a group of the tenant', status: 400 },
   'forward.unknown-label': { message: "A label must be a label of the tenant's label registry", status: 400 },
+  'statistics.not-found': { message: 'Statistics task not found', status: 404 },
+  'statistics.duplicate': { message: 'A statistics task with this name already exists', status: 409 },
+  'statistics.no-signal': { message: 'This method needs at least one signal', status: 400 },
+  'statistics.bad-param': { message: 'The percentile method needs its percentile (0 to 100)', status: 400 },
+  'statistics.range-too-long': { message: 'One run computes at most 400 windows: choose a shorter range', status: 400 },
   'data.bad-range': { message: 'The end time must be after the begin time', status: 400 },
   'data.bad-format': {
     message: 'The file is not a supported log (candump -L, Vector ASC, BLF, PEAK TRC or ASAM MF4, also gzip-compressed)',

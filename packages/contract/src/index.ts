@@ -32,5 +32,6 @@ export * from './schemas/org.ts';
 export * from './schemas/roles.ts';
 export * from './schemas/models.ts';
 export * from './schemas/forward.ts';
+export * from './schemas/statistics.ts';
 export * from './schemas/twin.ts';
 export * from './routes/index.ts';

@@ -17,6 +17,7 @@ export const MENU_KEYS = [
   'label',
   'group',
   'forward',
+  'statistics',
   'fault-code',
   'subuser',
   'oplog',
@@ -50,5 +51,7 @@ export const MENU_GRANTS: Partial<Record<MenuKey, readonly PermissionKey[]>> = {
   group: ['group:group:query', 'things:things:page'],
   'fault-code': ['candtu:dtc:query'],
   oplog: ['data-mgmt:op-log:query'],
+  // Statistics: the tasks, their results and history; the device picker of a task.
+  statistics: ['data-mgmt:statistics-task:query', 'data-mgmt:statistics-result:query', 'things:things:page'],
   'system-config': ['tenant:customization:update'],
 };

@@ -28,6 +28,7 @@ import { noticeService } from './notice/notice.service.ts';
 import { notificationRoutes } from './notification/notification.routes.ts';
 import { opLogRoutes } from './oplog/oplog.routes.ts';
 import { signalsRoutes } from './signals/signals.routes.ts';
+import { statisticsModule } from './statistics/statistics.module.ts';
 import { tenantModule } from './tenant/tenant.module.ts';
 import { testmgmtModule } from './testmgmt/testmgmt.module.ts';
 import { thingsRoutes } from './things/things.routes.ts';
@@ -80,6 +81,8 @@ export const modules: ModuleRegistrar[] = [
   (app, ctx) => alertModule(app, ctx),
   // Things-forward rules: what ingest committed, decoded signals, alerts and status changes, sent out.
   (app, ctx) => forwardModule(app, ctx),
+  // Statistics tasks: methods over devices × signals × hourly or daily windows, computed on schedule.
+  (app, ctx) => statisticsModule(app, ctx),
   (app, ctx) => fenceRoutes(app, ctx),
   (app, ctx) => gpsRoutes(app, ctx),
   // Remote operations: commands, CAN send, config, file recall, firmware, ECU files, UDS and ECU flashing;

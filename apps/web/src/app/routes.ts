@@ -63,6 +63,10 @@ export const CONTAINER_ROUTES: RouteObject[] = [
   { path: 'DeviceTypeList', ...page(() => import('../features/device-type/pages/device-type-list.page.tsx'), { menu: 'device-type' }) },
   { path: 'LabelManager', ...page(() => import('../features/label/pages/label-manager.page.tsx'), { menu: 'label' }) },
   { path: 'ForwardManager', ...page(() => import('../features/forward/pages/forward-manager.page.tsx'), { menu: 'forward' }) },
+  {
+    path: 'StatisticsManager',
+    ...page(() => import('../features/statistics/pages/statistics-manager.page.tsx'), { menu: 'statistics' }),
+  },
   { path: 'GroupManager', ...page(() => import('../features/group/pages/group-manager.page.tsx'), { menu: 'group' }) },
   {
     path: 'DeviceTypeDetails',

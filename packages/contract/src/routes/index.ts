@@ -21,6 +21,7 @@
  * - signals (decoded signals of a device: series, curves, table, CSV, period, bus statistics): ./signals.ts
  * - alert (trigger rules) and alertEvents (the alert events they raise): ./alert.ts
  * - forward (things-forward rules, their destinations and dead letters): ./forward.ts
+ * - statistics (statistics methods, tasks, results and history): ./statistics.ts
  * - oplog (the operation log of a tenant): ./oplog.ts
  * - deviceTypeSchema (the data groups and fields of a device type): ./device-type-schema.ts
  * - health (the health check): ./health.ts
@@ -70,6 +71,7 @@ import { GroupRoutes, LabelRoutes } from './org.ts';
 import { RecallRoutes } from './recall.ts';
 import { RoleRoutes } from './roles.ts';
 import { SignalsRoutes } from './signals.ts';
+import { StatisticsRoutes } from './statistics.ts';
 import { CustomizationRoutes, RegistrationRoutes, SelfRoutes, SubUserRoutes, TenantAdminRoutes } from './tenant.ts';
 import { TestMgmtRoutes } from './testmgmt.ts';
 import { ThingsRoutes } from './things.ts';
@@ -107,6 +109,7 @@ export { GroupRoutes, LabelRoutes } from './org.ts';
 export { RecallRoutes } from './recall.ts';
 export { RoleRoutes } from './roles.ts';
 export { SignalsRoutes } from './signals.ts';
+export { StatisticsRoutes } from './statistics.ts';
 export { AvatarParams, CustomizationRoutes, RegistrationRoutes, SelfRoutes, SubUserRoutes, TenantAdminRoutes } from './tenant.ts';
 export { TestMgmtRoutes } from './testmgmt.ts';
 export { ThingsRoutes } from './things.ts';
@@ -142,6 +145,7 @@ export const Routes = {
   health: HealthRoutes,
   broker: BrokerRoutes,
   jobs: JobRoutes,
+  statistics: StatisticsRoutes,
   userConfig: UserConfigRoutes,
   webConfig: WebConfigRoutes,
   billing: BillingRoutes,

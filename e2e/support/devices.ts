@@ -50,15 +50,16 @@ export interface SimulatedLogger {
 
 /**
  * Starts `loggerhead remote-device` for the device against the server's broker (it answers
- * commands; with `replay`, a log file, it also sends that log's frames, paced and looping) and waits
- * until the server sees it online.
+ * commands; with `replay`, a log file, it also sends that log's frames, paced and looping; with
+ * `telemetry`, a file of its info model's function blocks, it reports them as JSON telemetry every
+ * `interval` ms and keeps a twin) and waits until the server sees it online.
  */
 export async function startRemoteDevice(
   server: RunningServer,
   api: Api,
   tenantId: string,
   device: SeededDevice,
-  opts: { replay?: string; sd?: string; ecus?: string } = {},
+  opts: { replay?: string; sd?: string; ecus?: string; telemetry?: string; interval?: number } = {},
 ): Promise<SimulatedLogger> {
   const args = [
     path.join(ROOT, 'apps/server/bin/loggerhead.mjs'),
@@ -72,6 +73,8 @@ export async function startRemoteDevice(
     ...(opts.replay ? ['--replay', opts.replay] : []),
     ...(opts.sd ? ['--sd', opts.sd] : []),
     ...(opts.ecus ? ['--ecus', opts.ecus] : []),
+    ...(opts.telemetry ? ['--telemetry', opts.telemetry] : []),
+    ...(opts.interval ? ['--interval', String(opts.interval)] : []),
   ];
   const child: ChildProcess = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';

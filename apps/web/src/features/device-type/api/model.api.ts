@@ -5,11 +5,13 @@ import { call } from '../../../api/client.ts';
 const F = Routes.functionBlocks;
 const M = Routes.infoModels;
 const T = Routes.twin;
+const R = Routes.twinRules;
 const tenant = (tenantId: string) => ({ tenant_id: tenantId });
 const thing = (tenantId: string, thingsId: string) => ({ tenant_id: tenantId, things_id: thingsId });
 
 export type FunctionBlockBody = RouteBody<typeof F.create>;
 export type InfoModelBody = RouteBody<typeof M.create>;
+export type TwinRuleBody = RouteBody<typeof R.create>;
 
 /** Function blocks, info models, a device's twin and model events (decisions 0123, 0124). */
 export const modelApi = {
@@ -32,6 +34,15 @@ export const modelApi = {
     call(T.setDesired, { params: thing(tenantId, thingsId), body: { desired } }),
   events: (tenantId: string, thingsId: string, signal?: AbortSignal) =>
     call(T.events, { params: thing(tenantId, thingsId), query: { current_page: 1, page_size: 50 }, signal }),
+  rules: (tenantId: string, signal?: AbortSignal) =>
+    call(R.list, { params: tenant(tenantId), query: { current_page: 1, page_size: 100 }, signal }),
+  createRule: (tenantId: string, body: TwinRuleBody) => call(R.create, { params: tenant(tenantId), body }),
+  updateRule: (tenantId: string, id: string, body: TwinRuleBody) => call(R.update, { params: { ...tenant(tenantId), id }, body }),
+  removeRule: (tenantId: string, id: string) => call(R.remove, { params: { ...tenant(tenantId), id } }),
+  setRuleStatus: (tenantId: string, id: string, status: 0 | 1) =>
+    call(R.setStatus, { params: { ...tenant(tenantId), id }, body: { status } }),
+  fires: (tenantId: string, signal?: AbortSignal) =>
+    call(R.fires, { params: tenant(tenantId), query: { current_page: 1, page_size: 20 }, signal }),
   operate: (tenantId: string, thingsId: string, operation: string, params: Record<string, unknown>) =>
     call(Routes.command.issue, { params: thing(tenantId, thingsId), body: { operation_name: operation, operation_params: params } }),
 };
@@ -45,6 +56,8 @@ export const modelKeys = {
   modelBlocks: (tenantId: string | null, id: string) => [...modelKeys.all, 'model-blocks', tenantId, id] as const,
   twin: (tenantId: string | null, thingsId: string) => [...modelKeys.all, 'twin', tenantId, thingsId] as const,
   events: (tenantId: string | null, thingsId: string) => [...modelKeys.all, 'events', tenantId, thingsId] as const,
+  rules: (tenantId: string | null) => [...modelKeys.all, 'twin-rules', tenantId] as const,
+  fires: (tenantId: string | null) => [...modelKeys.all, 'twin-rule-fires', tenantId] as const,
 };
 
 export const blocksQuery = (tenantId: string | null) =>
@@ -83,4 +96,18 @@ export const eventsQuery = (tenantId: string | null, thingsId: string) =>
     queryFn: ({ signal }) => modelApi.events(tenantId as string, thingsId, signal),
     enabled: !!tenantId && !!thingsId,
     refetchInterval: 5000,
+  });
+export const twinRulesQuery = (tenantId: string | null) =>
+  queryOptions({
+    queryKey: modelKeys.rules(tenantId),
+    queryFn: ({ signal }) => modelApi.rules(tenantId as string, signal),
+    enabled: !!tenantId,
+  });
+/** The latest fires, read again every 3 s (and the rules' counters with them). */
+export const twinRuleFiresQuery = (tenantId: string | null) =>
+  queryOptions({
+    queryKey: modelKeys.fires(tenantId),
+    queryFn: ({ signal }) => modelApi.fires(tenantId as string, signal),
+    enabled: !!tenantId,
+    refetchInterval: 3000,
   });

@@ -12,6 +12,7 @@ import { deviceTypeKeys, deviceTypesQuery } from '../api/device-type.api.ts';
 import { modelApi, modelKeys, modelsQuery, publicModelsQuery } from '../api/model.api.ts';
 import { FunctionBlockPanel } from '../components/function-block-panel.tsx';
 import { InfoModelDialog } from '../components/info-model-dialog.tsx';
+import { TwinRulePanel } from '../components/twin-rule-panel.tsx';
 import { TypeFormDialog } from '../components/type-form-dialog.tsx';
 
 export const detailsPath = (id: string) => `/Container/DeviceTypeDetails?id=${encodeURIComponent(id)}`;
@@ -71,9 +72,11 @@ export default function DeviceTypeListPage() {
         items={[
           { key: 'models', label: t('device-type.model.tab.models') },
           { key: 'blocks', label: t('device-type.model.tab.blocks') },
+          ...(mayCall(Routes.twinRules.list) ? [{ key: 'rules', label: t('device-type.model.tab.rules') }] : []),
         ]}
       />
       {tab === 'blocks' && tenantId && <FunctionBlockPanel tenantId={tenantId} />}
+      {tab === 'rules' && tenantId && <TwinRulePanel tenantId={tenantId} />}
       {tab === 'models' && (
         <>
           <Input.Search

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { CanFrame } from '@loggerhead/can/frame.ts';
 import { readLog, writeLog } from '@loggerhead/can/logs/index.ts';
-import type { Page } from '@playwright/test';
+import type { Page, WebSocket } from '@playwright/test';
 import { mqttPort, ownServerTest, runSimulator } from '../support/own-server.ts';
 import { button, dialogOpened, expect, loginThroughForm } from '../support/test.ts';
 
@@ -98,6 +98,20 @@ test('a device added in the console streams frames live, into history and out th
     const deviceId = randomBytes(10).toString('hex').toUpperCase();
     const name = `Logger ${deviceId.slice(-4)}`;
     await loginThroughForm(page, admin);
+    // Every WebSocket the page opens from here on: the kinds of subscription it asked for, and of message it got.
+    const sockets: { ws: WebSocket; asked: Set<string>; got: Set<string> }[] = [];
+    page.on('websocket', (ws) => {
+      const entry = { ws, asked: new Set<string>(), got: new Set<string>() };
+      sockets.push(entry);
+      ws.on('framesent', (f) => {
+        const kind = /"kind":"([a-z-]+)"/.exec(String(f.payload))?.[1];
+        if (kind) entry.asked.add(kind);
+      });
+      ws.on('framereceived', (f) => {
+        const t = /"t":"([a-z-]+)"/.exec(String(f.payload))?.[1];
+        if (t) entry.got.add(t);
+      });
+    });
     await page.goto('/Container/HomePage');
     await expect(page.getByTestId('device-table')).toBeVisible();
 
@@ -177,6 +191,11 @@ test('a device added in the console streams frames live, into history and out th
     const last = sent[sent.length - 1];
     await expect(page.getByTestId('live-id').last()).toHaveText(idText(last));
     await expect(page.getByTestId('live-data').last()).toHaveText(hex(last.data).replace(/(..)(?!$)/g, '$1 '));
+    // One WebSocket for the tab: the live trace and the message bell share it.
+    const open = sockets.filter((x) => !x.ws.isClosed());
+    expect(open.map((x) => new URL(x.ws.url()).pathname)).toEqual(['/api/live']);
+    expect([...open[0].asked].sort()).toEqual(['frames', 'messages']);
+    expect(open[0].got.has('frames')).toBe(true);
     // Only the rows in view are in the page, not all 400.
     expect(await page.getByTestId('live-row').count()).toBeLessThan(60);
     await shot(page, 'live-zh');

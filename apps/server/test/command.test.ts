@@ -90,18 +90,19 @@ describe.skipIf(!!process.env.TEST_MQTT_URL)('device commands', () => {
     const token = tenant.auth.slice('Bearer '.length);
     const got: { t: string; command?: { state: string; correlation_id: string } }[] = [];
     const ws = await t.app.injectWS(
-      `/v1/things/tenants/${tenant.tenantId}/things/${d.id}/remote/live?token=${token}`,
+      `/v1/live?token=${token}`,
       {},
       {
         onInit: (w) => w.on('message', (m: Buffer) => got.push(JSON.parse(m.toString()))),
       },
     );
+    ws.send(JSON.stringify({ op: 'subscribe', id: 'ops', kind: 'remote', tenant_id: tenant.tenantId, things_id: d.id }));
     try {
       await waitFor(
         async () => got.length,
         (n) => n > 0,
       );
-      expect(got[0]).toEqual({ t: 'subscribed', things_id: d.id });
+      expect(got[0]).toEqual({ t: 'subscribed', id: 'ops', kind: 'remote', things_id: d.id, tenant_id: tenant.tenantId });
       const cmd = (await issue(t.app, tenant, d.id, sendCan([{ id: 0x10, data: '' }]))).json();
       await waitFor(
         async () => got.filter((m) => m.command?.state === 'answered').length,
@@ -116,7 +117,7 @@ describe.skipIf(!!process.env.TEST_MQTT_URL)('device commands', () => {
     }
     const anonMessages: string[] = [];
     const anon = await t.app.injectWS(
-      `/v1/things/tenants/${tenant.tenantId}/things/${d.id}/remote/live`,
+      '/v1/live',
       {},
       {
         onInit: (w) => w.on('message', (m: Buffer) => anonMessages.push(m.toString())),

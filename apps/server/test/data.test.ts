@@ -144,7 +144,7 @@ describe('raw data: history, live, export, upload', () => {
     const msgs: { t: string; f?: [number, number, number, number, string][] }[] = [];
     ws.on('message', (d) => msgs.push(JSON.parse(d.toString())));
     await new Promise((r) => ws.once('open', r));
-    ws.send(JSON.stringify({ op: 'subscribe', things_id: dev.id, ids: [0x105] }));
+    ws.send(JSON.stringify({ op: 'subscribe', id: 'trace', kind: 'frames', things_id: dev.id, ids: [0x105] }));
     await until(
       async () => msgs,
       (m) => m.some((x) => x.t === 'subscribed'),
@@ -157,7 +157,7 @@ describe('raw data: history, live, export, upload', () => {
       (f) => f.length >= 2,
     );
     // the device's connect reached the browser too
-    expect(msgs).toContainEqual({ t: 'status', things_id: dev.id, online: true });
+    expect(msgs).toContainEqual({ t: 'status', id: 'trace', things_id: dev.id, online: true });
     // Times on the socket in ms, the µs as the fraction.
     expect(got).toEqual([
       [(T0 + 7_200_000_000 + 5000) / 1000, 0, 0x105, 0, '0500030405060708'],

@@ -118,7 +118,7 @@ describe(`live views across two server copies (${process.env.TEST_MQTT_URL ? 'TE
   it("shows copy B's browser every frame of a device exactly once, whichever copy stored it", async () => {
     const dev = await makeDevice(a, tenant);
     const browser = await live();
-    browser.ws.send(JSON.stringify({ op: 'subscribe', things_id: dev.id }));
+    browser.ws.send(JSON.stringify({ op: 'subscribe', id: 'f', kind: 'frames', things_id: dev.id }));
     await until(
       async () => browser.msgs,
       (m) => m.some((x) => x.t === 'subscribed'),
@@ -177,10 +177,10 @@ describe(`live views across two server copies (${process.env.TEST_MQTT_URL ? 'TE
     const dev = await makeDevice(a, tenant);
     expect((await bind(a, tenant, dev.id, 0, { dbc_id: dbcId })).statusCode).toBe(200);
     const browser = await live();
-    browser.ws.send(JSON.stringify({ op: 'subscribe-signals', things_id: dev.id, signals: ['RAMP.Value'] }));
+    browser.ws.send(JSON.stringify({ op: 'subscribe', id: 's', kind: 'signals', things_id: dev.id, signals: ['RAMP.Value'] }));
     await until(
       async () => browser.msgs,
-      (m) => m.some((x) => x.t === 'signals-subscribed'),
+      (m) => m.some((x) => x.t === 'subscribed'),
     );
     expect(
       (
@@ -215,12 +215,13 @@ describe(`live views across two server copies (${process.env.TEST_MQTT_URL ? 'TE
   });
 
   async function bell(port: number) {
-    const ws = new WebSocket(`ws://127.0.0.1:${port}/v1/messages/live?token=${tenant.auth.slice('Bearer '.length)}`);
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/v1/live?token=${tenant.auth.slice('Bearer '.length)}`);
     const got: { t: string; unread?: number }[] = [];
     ws.on('message', (raw) => got.push(JSON.parse(String(raw))));
+    ws.once('open', () => ws.send(JSON.stringify({ op: 'subscribe', id: 'bell', kind: 'messages' })));
     await until(
       async () => got,
-      (g) => g.some((m) => m.t === 'ready'),
+      (g) => g.some((m) => m.t === 'subscribed'),
     );
     return { ws, unread: () => got.filter((m) => m.t === 'unread').map((m) => m.unread) };
   }
@@ -265,11 +266,12 @@ describe(`live views across two server copies (${process.env.TEST_MQTT_URL ? 'TE
 
   it("pushes a command's state changes made on copy A to a remote-operations socket on copy B", async () => {
     const dev = await makeDevice(a, tenant);
-    const ws = new WebSocket(
-      `ws://127.0.0.1:${bPort}/v1/things/tenants/${tenant.tenantId}/things/${dev.id}/remote/live?token=${tenant.auth.slice('Bearer '.length)}`,
-    );
+    const ws = new WebSocket(`ws://127.0.0.1:${bPort}/v1/live?token=${tenant.auth.slice('Bearer '.length)}`);
     const got: { t: string; command?: { correlation_id: string; state: string } }[] = [];
     ws.on('message', (raw) => got.push(JSON.parse(String(raw))));
+    ws.once('open', () =>
+      ws.send(JSON.stringify({ op: 'subscribe', id: 'r', kind: 'remote', tenant_id: tenant.tenantId, things_id: dev.id })),
+    );
     try {
       await until(
         async () => got,
@@ -281,7 +283,7 @@ describe(`live views across two server copies (${process.env.TEST_MQTT_URL ? 'TE
         async () => got.filter((m) => m.t === 'command'),
         (g) => g.length >= 1,
       );
-      expect(pushed).toEqual([{ t: 'command', command }]);
+      expect(pushed).toEqual([{ t: 'command', id: 'r', command }]);
     } finally {
       ws.close();
     }
@@ -290,11 +292,11 @@ describe(`live views across two server copies (${process.env.TEST_MQTT_URL ? 'TE
   it('ignores malformed cluster messages, logs the first one only, and keeps working', async () => {
     const dev = await makeDevice(a, tenant);
     const browser = await live();
-    browser.ws.send(JSON.stringify({ op: 'subscribe', things_id: dev.id }));
-    browser.ws.send(JSON.stringify({ op: 'subscribe-signals', things_id: dev.id }));
+    browser.ws.send(JSON.stringify({ op: 'subscribe', id: 'f', kind: 'frames', things_id: dev.id }));
+    browser.ws.send(JSON.stringify({ op: 'subscribe', id: 's', kind: 'signals', things_id: dev.id }));
     await until(
       async () => browser.msgs,
-      (m) => m.some((x) => x.t === 'subscribed') && m.some((x) => x.t === 'signals-subscribed'),
+      (m) => m.some((x) => x.t === 'subscribed' && x.id === 'f') && m.some((x) => x.t === 'subscribed' && x.id === 's'),
     );
     const cb = clusterOf(b);
     const before = cb.stats.malformed;

@@ -106,7 +106,7 @@ describe('loggerhead simulate', () => {
       }),
     );
     await new Promise((r) => ws.once('open', r));
-    ws.send(JSON.stringify({ op: 'subscribe', things_id: d.id }));
+    ws.send(JSON.stringify({ op: 'subscribe', id: 'trace', kind: 'frames', things_id: d.id }));
     await subscribed;
     // 3 s of log, a frame every 100 ms: the old pacing held all 31 in one batch until the last was due.
     const src = frames(31, 1_700_000_000_000_000).map((f, i) => ({ ...f, ts: 1_700_000_000_000_000 + i * 100_000 }));

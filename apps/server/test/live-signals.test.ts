@@ -43,16 +43,16 @@ describe('live decoded signals over the WebSocket', () => {
     const idle = t.app.ctx.events.listenerCount('signals.decoded');
 
     const mine = await socket(a);
-    mine.ws.send(JSON.stringify({ op: 'subscribe-signals', things_id: dev.id, signals: ['RAMP.Value', 'WAVE.Level'] }));
+    mine.ws.send(JSON.stringify({ op: 'subscribe', id: 'c', kind: 'signals', things_id: dev.id, signals: ['RAMP.Value', 'WAVE.Level'] }));
     const stranger = await socket(b);
-    stranger.ws.send(JSON.stringify({ op: 'subscribe-signals', things_id: dev.id }));
+    stranger.ws.send(JSON.stringify({ op: 'subscribe', id: 'c', kind: 'signals', things_id: dev.id }));
     await until(
       async () => [mine.msgs, stranger.msgs],
-      ([m, s]) => m.some((x) => x.t === 'signals-subscribed') && s.some((x) => x.t === 'error'),
+      ([m, s]) => m.some((x) => x.t === 'subscribed') && s.some((x) => x.t === 'error'),
     );
-    expect(mine.msgs).toContainEqual({ t: 'signals-subscribed', things_id: dev.id });
+    expect(mine.msgs).toContainEqual({ t: 'subscribed', id: 'c', kind: 'signals', things_id: dev.id });
     expect(stranger.msgs).toHaveLength(1);
-    expect(stranger.msgs[0]).toMatchObject({ t: 'error', code: 'http.404' });
+    expect(stranger.msgs[0]).toMatchObject({ t: 'error', id: 'c', code: 'http.404' });
     // Someone watches: the hub now listens to the decoder.
     expect(t.app.ctx.events.listenerCount('signals.decoded')).toBe(idle + 1);
 
@@ -86,7 +86,7 @@ describe('live decoded signals over the WebSocket', () => {
     // The raw trace of that socket was not subscribed: no frames reached it.
     expect(mine.msgs.some((x) => x.t === 'frames')).toBe(false);
 
-    mine.ws.send(JSON.stringify({ op: 'unsubscribe-signals', things_id: dev.id }));
+    mine.ws.send(JSON.stringify({ op: 'unsubscribe', id: 'c' }));
     await until(
       async () => t.app.ctx.events.listenerCount('signals.decoded'),
       (n) => n === idle,

@@ -17,10 +17,11 @@ afterAll(async () => {
   await t?.close();
 });
 
-/** Opens the socket and collects what it receives; resolves once the server said it is ready. */
+/** Opens the live socket with a subscription to the bell (`messages`) and collects what it receives. */
 async function open(token: string) {
-  const ws = new WebSocket(`ws://127.0.0.1:${port}/v1/messages/live?token=${token}`);
-  const got: { t: string; unread?: number; code?: string }[] = [];
+  const ws = new WebSocket(`ws://127.0.0.1:${port}/v1/live?token=${token}`);
+  ws.once('open', () => ws.send(JSON.stringify({ op: 'subscribe', id: 'bell', kind: 'messages' })));
+  const got: { t: string; id?: string; unread?: number; code?: string }[] = [];
   const waiters: (() => void)[] = [];
   ws.on('message', (raw) => {
     got.push(JSON.parse(String(raw)));
@@ -41,11 +42,11 @@ describe('message push', () => {
     const sub = await makeSubUser(t, a, []);
     const me = await open(a.auth.slice('Bearer '.length));
     const other = await open(sub.auth.slice('Bearer '.length));
-    await me.next((m) => m.t === 'ready');
-    await other.next((m) => m.t === 'ready');
+    await me.next((m) => m.t === 'subscribed');
+    await other.next((m) => m.t === 'subscribed');
 
     const msg = await t.app.ctx.messages.send(a.tenantId, a.managerId, { title: 'Alarm', content: 'x', type: 'alert', reminderMode: 1 });
-    expect(await me.next((m) => m.t === 'unread')).toEqual({ t: 'unread', unread: 1 });
+    expect(await me.next((m) => m.t === 'unread')).toEqual({ t: 'unread', id: 'bell', unread: 1 });
 
     const res = await t.app.inject({
       method: 'PUT',
@@ -54,7 +55,7 @@ describe('message push', () => {
       payload: { user_message_id: msg.id, read_status: 1 },
     });
     expect(res.statusCode, res.body).toBe(200);
-    expect(await me.next((m) => m.t === 'unread' && m.unread === 0)).toEqual({ t: 'unread', unread: 0 });
+    expect(await me.next((m) => m.t === 'unread' && m.unread === 0)).toEqual({ t: 'unread', id: 'bell', unread: 0 });
     expect(other.got.filter((m) => m.t === 'unread')).toEqual([]);
     me.ws.close();
     other.ws.close();

@@ -82,12 +82,7 @@ const SIGNED_IN_ROUTES: Record<string, string> = {
 };
 
 /** WebSockets that check the session token of their query themselves. */
-const SOCKET_ROUTES = [
-  'GET /v1/live',
-  'GET /v1/messages/live',
-  'GET /v1/things/tenants/:tenant_id/things/:things_id/remote/live',
-  'GET /v1/test-mgmt/tenants/:tenant_id/runs/live',
-];
+const SOCKET_ROUTES = ['GET /v1/live'];
 
 let t: TestApp;
 let handlerRuns: string[] = [];

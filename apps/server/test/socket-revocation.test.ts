@@ -41,7 +41,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-type Msg = { t: string; code?: string; message?: string; things_id?: string; unread?: number };
+type Msg = { t: string; id?: string; code?: string; message?: string; things_id?: string; unread?: number };
 
 /** A real socket that collects what it receives and how it closed. */
 async function open(path: string, token: string, onPort = port) {
@@ -127,13 +127,13 @@ interface SocketKind {
 
 const kinds: SocketKind[] = [
   {
-    name: 'live trace /v1/live',
+    name: 'live trace and signals',
     async open(sc, token) {
       const s = await open('/v1/live', token);
-      s.ws.send(JSON.stringify({ op: 'subscribe', things_id: sc.thingsId }));
-      s.ws.send(JSON.stringify({ op: 'subscribe-signals', things_id: sc.thingsId }));
-      await s.next((m) => m.t === 'subscribed', 'subscribed');
-      await s.next((m) => m.t === 'signals-subscribed', 'signals-subscribed');
+      s.ws.send(JSON.stringify({ op: 'subscribe', id: 'f', kind: 'frames', things_id: sc.thingsId }));
+      s.ws.send(JSON.stringify({ op: 'subscribe', id: 's', kind: 'signals', things_id: sc.thingsId }));
+      await s.next((m) => m.t === 'subscribed' && m.id === 'f', 'frames subscribed');
+      await s.next((m) => m.t === 'subscribed' && m.id === 's', 'signals subscribed');
       return s;
     },
     poke: (sc) => t.app.ctx.ingest.live.publishStatus(sc.thingsId, true),
@@ -141,10 +141,11 @@ const kinds: SocketKind[] = [
     held: (sc) => t.app.ctx.ingest.live.watching(sc.thingsId) || t.app.ctx.ingest.live.watchingSignals(sc.thingsId),
   },
   {
-    name: 'message bell /v1/messages/live',
+    name: 'message bell',
     async open(_sc, token) {
-      const s = await open('/v1/messages/live', token);
-      await s.next((m) => m.t === 'ready', 'ready');
+      const s = await open('/v1/live', token);
+      s.ws.send(JSON.stringify({ op: 'subscribe', id: 'bell', kind: 'messages' }));
+      await s.next((m) => m.t === 'subscribed' && m.id === 'bell', 'subscribed');
       return s;
     },
     poke: async (sc) => {
@@ -154,10 +155,11 @@ const kinds: SocketKind[] = [
     held: (sc) => socketRegistry(t.app).count(sc.sub.userId) > 0,
   },
   {
-    name: 'remote operations …/remote/live',
+    name: 'remote operations',
     async open(sc, token) {
-      const s = await open(`/v1/things/tenants/${sc.tenant.tenantId}/things/${sc.thingsId}/remote/live`, token);
-      await s.next((m) => m.t === 'subscribed', 'subscribed');
+      const s = await open('/v1/live', token);
+      s.ws.send(JSON.stringify({ op: 'subscribe', id: 'r', kind: 'remote', tenant_id: sc.tenant.tenantId, things_id: sc.thingsId }));
+      await s.next((m) => m.t === 'subscribed' && m.id === 'r', 'subscribed');
       return s;
     },
     poke: (sc) => t.app.ctx.events.emit('command.updated', { tenantId: sc.tenant.tenantId, thingsId: sc.thingsId, command: {} as never }),
@@ -355,7 +357,7 @@ describe('every console socket closes when the right to read it ends', () => {
   });
 
   it('a socket opened with a session that is refused is closed at once with the same codes', async () => {
-    const forged = await open('/v1/messages/live', 'forged');
+    const forged = await open('/v1/live', 'forged');
     expect((await forged.closing()).code).toBe(SocketClose.sessionEnded);
     expect(forged.got).toEqual([{ t: 'error', code: 'http.401', message: expect.any(String) }]);
 
@@ -363,14 +365,14 @@ describe('every console socket closes when the right to read it ends', () => {
     ok(await manage(sc, 'PUT', '', { status: 3 }), 200);
     // Disabled, then the same token tries again: not a session problem, an access one.
     await t.database.raw.query('update sessions set revoked_at = null where id = $1', [sc.s.sessionId]);
-    const disabled = await open('/v1/messages/live', sc.s.token);
+    const disabled = await open('/v1/live', sc.s.token);
     expect((await disabled.closing()).code).toBe(SocketClose.accessWithdrawn);
     expect(disabled.got[0]).toMatchObject({ t: 'error', code: 'http.403' });
   });
 });
 
 describe('a deleted device leaves the sockets that read it, the sessions go on', () => {
-  it('drops the live subscription of that device only, with an error naming it, and closes its remote socket', async () => {
+  it('ends the subscriptions of that device only, each with an error naming it; the sockets stay open', async () => {
     const sc = await scene();
     const keep = await makeDevice(t, sc.tenant);
     await t.database.raw.query(`insert into user_device_access (user_id, tenant_id, things_id, access) values ($1,$2,$3,'read')`, [
@@ -379,8 +381,8 @@ describe('a deleted device leaves the sockets that read it, the sessions go on',
       keep.id,
     ]);
     const live = await kinds[0].open(sc, sc.s.token);
-    live.ws.send(JSON.stringify({ op: 'subscribe', things_id: keep.id }));
-    await live.next((m) => m.t === 'subscribed' && m.things_id === keep.id, 'subscribed to the kept device');
+    live.ws.send(JSON.stringify({ op: 'subscribe', id: 'keep', kind: 'frames', things_id: keep.id }));
+    await live.next((m) => m.t === 'subscribed' && m.id === 'keep', 'subscribed to the kept device');
     const remote = await kinds[2].open(sc, sc.s.token);
     const bell = await kinds[1].open(sc, sc.s.token);
 
@@ -393,21 +395,29 @@ describe('a deleted device leaves the sockets that read it, the sessions go on',
       204,
     );
 
-    expect(await live.next((m) => m.t === 'error', 'error for the deleted device')).toMatchObject({
-      code: 'http.404',
-      things_id: sc.thingsId,
-    });
+    for (const id of ['f', 's'])
+      expect(await live.next((m) => m.t === 'error' && m.id === id, `error of ${id} for the deleted device`)).toMatchObject({
+        code: 'http.404',
+        things_id: sc.thingsId,
+      });
     expect(t.app.ctx.ingest.live.watching(sc.thingsId)).toBe(false);
     expect(t.app.ctx.ingest.live.watchingSignals(sc.thingsId)).toBe(false);
     // The kept device still streams on the same socket.
     const from = live.got.length;
     t.app.ctx.ingest.live.publishStatus(keep.id, true);
-    await live.next((m) => m.t === 'status' && m.things_id === keep.id, 'status of the kept device', from);
+    await live.next((m) => m.t === 'status' && m.id === 'keep' && m.things_id === keep.id, 'status of the kept device', from);
     expect(live.closed()).toBeNull();
 
-    const closed = await remote.closing();
-    expect(closed.code).toBe(SocketClose.accessWithdrawn);
-    expect(remote.got[closed.after - 1]).toMatchObject({ t: 'error', code: 'http.404' });
+    expect(await remote.next((m) => m.t === 'error' && m.id === 'r', 'error of the remote subscription')).toMatchObject({
+      code: 'http.404',
+      things_id: sc.thingsId,
+    });
+    // Its pushes stop; the socket stays open for whatever else it carries.
+    const r = remote.got.length;
+    await kinds[2].poke(sc);
+    await new Promise((ok) => setTimeout(ok, 200));
+    expect(remote.got.slice(r).filter((m) => m.t === 'command')).toEqual([]);
+    expect(remote.closed()).toBeNull();
 
     // The bell reads no device: it stays.
     const b = bell.got.length;
@@ -416,6 +426,7 @@ describe('a deleted device leaves the sockets that read it, the sessions go on',
     expect(bell.closed()).toBeNull();
     live.ws.close();
     bell.ws.close();
+    remote.ws.close();
   });
 });
 
@@ -461,8 +472,9 @@ describe('on several server copies, an end of sessions made on one closes the so
     const { token, session_id } = res.json();
     const bPort = (b.server.address() as { port: number }).port;
     holdOffPeriodicCheck(b);
-    const bell = await open('/v1/messages/live', token, bPort);
-    await bell.next((m) => m.t === 'ready', 'ready');
+    const bell = await open('/v1/live', token, bPort);
+    bell.ws.send(JSON.stringify({ op: 'subscribe', id: 'bell', kind: 'messages' }));
+    await bell.next((m) => m.t === 'subscribed', 'subscribed');
     // B has the session cached (it just admitted it) and serves it.
     const self = () => b.inject({ method: 'GET', url: '/v1/tenant/users/self', headers: { authorization: `Bearer ${token}` } });
     expect((await self()).statusCode).toBe(200);

@@ -50,7 +50,8 @@ async function loggerWithDbc(tenant: TenantFixture): Promise<{ id: string; sim: 
 
 /** The run's states as the live socket pushes them. */
 function watch(tenant: TenantFixture, token: string) {
-  const ws = new WebSocket(`ws://127.0.0.1:${port}/v1/test-mgmt/tenants/${tenant.tenantId}/runs/live?token=${token}`);
+  const ws = new WebSocket(`ws://127.0.0.1:${port}/v1/live?token=${token}`);
+  ws.once('open', () => ws.send(JSON.stringify({ op: 'subscribe', id: 'runs', kind: 'test-runs', tenant_id: tenant.tenantId })));
   const runs: TestRunDto[] = [];
   const ready = new Promise<void>((resolve) => {
     ws.on('message', (raw) => {

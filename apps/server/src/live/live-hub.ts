@@ -1,11 +1,12 @@
 import { forEachFrame } from '@loggerhead/can/protocol/batch.ts';
 import { thinSeries } from '@loggerhead/can/series/thin.ts';
-import type { LiveFrame, LiveServerMessage, LiveSignalSamples } from '@loggerhead/contract';
+import type { LiveFrame, LiveSignalSamples } from '@loggerhead/contract';
 import type { EventBus } from '../lib/events.ts';
 import type { DecodedBatch } from '../modules/signals/signals.events.ts';
+import type { LiveOut } from './live-channel.ts';
 
 export interface LiveSubscriber {
-  send(msg: LiveServerMessage): void;
+  send(msg: LiveOut): void;
   /** Bytes queued on the socket: a slow browser gets frames dropped, never the server stalled. */
   buffered(): number;
 }
@@ -241,7 +242,7 @@ export class LiveHub {
           s.pending = [];
           continue;
         }
-        const msg: LiveServerMessage = { t: 'frames', things_id: thingsId, f: s.pending };
+        const msg: Extract<LiveOut, { t: 'frames' }> = { t: 'frames', things_id: thingsId, f: s.pending };
         if (s.dropped) msg.dropped = s.dropped;
         s.pending = [];
         s.dropped = 0;

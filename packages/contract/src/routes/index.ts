@@ -98,7 +98,7 @@ export { ForwardRoutes } from './forward.ts';
 export { GpsRoutes } from './gps.ts';
 export { HealthRoutes } from './health.ts';
 export { JobRoutes } from './jobs.ts';
-export { LiveRoutes } from './live.ts';
+export { LIVE_KIND_PERMISSION, LiveRoutes } from './live.ts';
 export { MappingRoutes } from './mapping.ts';
 export { MessageRoutes } from './message.ts';
 export { FunctionBlockRoutes, InfoModelRoutes, ModelCategoryRoutes } from './models.ts';

@@ -102,36 +102,55 @@ export const UploadResultSchema = z.object({
 export type UploadResult = z.infer<typeof UploadResultSchema>;
 
 /**
- * Live raw trace over `/v1/live?token=…`. The browser sends subscribe / unsubscribe;
- * the server answers with batched frame messages, at most one per device every 100 ms.
- * A frame in `f` is `[ts, channel, id, flags, hexData]`; flags bits as the device protocol
- * (1 ext, 2 fd, 4 brs, 8 esi, 16 rtr, 32 err, 64 tx).
+ * The console's one live channel, `/v1/live?token=…`: a browser tab opens one WebSocket and
+ * multiplexes its subscriptions over it. Each `subscribe` names its own `id` (the tab's choice, unique
+ * on the socket; subscribing an id again replaces that subscription, e.g. a new filter) and a `kind`:
+ *
+ * - `frames`: a device's raw trace, batched, at most one message per device every 100 ms; a frame in
+ *   `f` is `[ts, channel, id, flags, hexData]`, flags bits as the device protocol (1 ext, 2 fd, 4 brs,
+ *   8 esi, 16 rtr, 32 err, 64 tx); the device's online changes come as `status`.
+ * - `signals`: decoded samples of a device's started DBC bindings (real-time curves): optionally only
+ *   some channels and at most 10 `Message.Signal` names.
+ * - `messages`: the caller's unread in-app messages (`unread` on every change).
+ * - `remote`: a device's remote operations (`command`, `firmware`, `ecu-flash`).
+ * - `test-runs`: the tenant's test runs (`run` on every state or progress change).
+ *
+ * Every subscription is authorised on its own (tenant scope, the kind's permission key, the device);
+ * a refused one is answered `{t: "error", id, code, message}` and the others go on. Every message the
+ * server sends for a subscription carries its `id`. The socket itself lives as long as its session.
  *
  * One unit of time on this socket, as in the rest of the API: ms since the Unix epoch, the device's
  * µs precision kept as the fraction (`Math.round(ts * 1000)` gives the µs back exactly) — frame
  * times in `f` and sample times in `signals` alike.
  */
-export const LiveClientMessageSchema = z.discriminatedUnion('op', [
+const LiveSubId = z.string().min(1).max(64);
+export const LiveSubscribeSchema = z.discriminatedUnion('kind', [
   z.object({
     op: z.literal('subscribe'),
+    id: LiveSubId,
+    kind: z.literal('frames'),
     things_id: z.string(),
     channels: z.array(z.number().int()).max(64).optional(),
     ids: z.array(z.number().int()).max(64).optional(),
   }),
-  z.object({ op: z.literal('unsubscribe'), things_id: z.string() }),
-  /**
-   * Decoded samples of a device's started DBC bindings (real-time curves): optionally only some
-   * channels and at most 10 `Message.Signal` names. Answered by `signals-subscribed`, then `signals`.
-   */
   z.object({
-    op: z.literal('subscribe-signals'),
+    op: z.literal('subscribe'),
+    id: LiveSubId,
+    kind: z.literal('signals'),
     things_id: z.string(),
     channels: z.array(z.number().int().min(0).max(255)).max(64).optional(),
     signals: z.array(z.string().max(257)).max(10).optional(),
   }),
-  z.object({ op: z.literal('unsubscribe-signals'), things_id: z.string() }),
+  z.object({ op: z.literal('subscribe'), id: LiveSubId, kind: z.literal('messages') }),
+  z.object({ op: z.literal('subscribe'), id: LiveSubId, kind: z.literal('remote'), tenant_id: z.string(), things_id: z.string() }),
+  z.object({ op: z.literal('subscribe'), id: LiveSubId, kind: z.literal('test-runs'), tenant_id: z.string() }),
 ]);
+export type LiveSubscribe = z.infer<typeof LiveSubscribeSchema>;
+export type LiveKind = LiveSubscribe['kind'];
+export const LiveClientMessageSchema = z.union([LiveSubscribeSchema, z.object({ op: z.literal('unsubscribe'), id: LiveSubId })]);
 export type LiveClientMessage = z.infer<typeof LiveClientMessageSchema>;
+/** Subscriptions one socket may hold at once; one more is refused (`http.429`). */
+export const LIVE_MAX_SUBSCRIPTIONS = 200;
 
 /**
  * Decoded samples of one signal pushed live: times in ms since the epoch (µs precision kept as the
@@ -152,14 +171,24 @@ export interface LiveSignalSamples {
 /** `[ts (ms, µs as the fraction), channel, id, flags, hexData]`. */
 export type LiveFrame = [number, number, number, number, string];
 
+/** What the server sends on the live channel (each message of a subscription with its `id`). */
 export type LiveServerMessage =
-  | { t: 'frames'; things_id: string; f: LiveFrame[]; dropped?: number }
-  | { t: 'subscribed'; things_id: string }
-  | { t: 'signals-subscribed'; things_id: string }
-  | { t: 'signals'; things_id: string; s: LiveSignalSamples[] }
-  | { t: 'status'; things_id: string; online: boolean }
+  | { t: 'frames'; id: string; things_id: string; f: LiveFrame[]; dropped?: number }
+  | { t: 'subscribed'; id: string; kind: LiveKind; things_id?: string; tenant_id?: string }
+  | { t: 'signals'; id: string; things_id: string; s: LiveSignalSamples[] }
+  | { t: 'status'; id: string; things_id: string; online: boolean }
+  /** `messages`: the caller's unread count, on every change. */
+  | { t: 'unread'; id: string; unread: number }
+  /** `remote`: a command's new state, an upgrade's state or progress, an ECU flashing step. */
+  | { t: 'command'; id: string; command: unknown }
+  | { t: 'firmware'; id: string; upgrade: unknown }
+  | { t: 'ecu-flash'; id: string; job: unknown }
+  /** `test-runs`: a run's new state or progress. */
+  | { t: 'run'; id: string; run: unknown }
   /**
-   * A refused message, or a subscription ended because the device can no longer be read (`things_id`
-   * set: that device's frames and signals stop). Before the server closes the socket (SocketClose).
+   * With `id`: that subscription was refused, or ended because what it reads can no longer be read
+   * (`things_id` then names the device); the socket and its other subscriptions go on. Without `id`:
+   * a message that is not understood, or the session's end right before the server closes the
+   * socket (SocketClose).
    */
-  | { t: 'error'; code: string; message: string; things_id?: string };
+  | { t: 'error'; id?: string; code: string; message: string; things_id?: string };

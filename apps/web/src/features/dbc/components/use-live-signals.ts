@@ -1,14 +1,12 @@
-import { Routes } from '@loggerhead/contract/routes/index.ts';
 import type { LiveServerMessage } from '@loggerhead/contract/schemas/data.ts';
 import { useEffect, useRef, useState } from 'react';
-import { openLiveSocket } from '../../../api/live-socket.ts';
+import { type LiveSpec, type LiveSubscription, type SocketEnd, subscribeLive } from '../../../api/live-socket.ts';
 import { SignalRing } from '../lib/signal-ring.ts';
 
 /** Samples held per curve (10 curves × this stay a few MB at most). */
 export const LIVE_RING_SAMPLES = 20_000;
 /** The chart redraws at most this often, however many pushes arrive. */
 export const LIVE_REDRAW_MS = 250;
-const RECONNECT_MS = 2_000;
 
 export type LiveSignalsConnection = 'connecting' | 'live' | 'closed';
 
@@ -20,28 +18,26 @@ export interface LiveCurveRef {
 
 export const ringKey = (c: LiveCurveRef) => `${c.channel}/${c.signal}`;
 
-function sendSubscription(ws: WebSocket, thingsId: string, list: LiveCurveRef[]) {
-  ws.send(
-    JSON.stringify({
-      op: 'subscribe-signals',
-      things_id: thingsId,
-      channels: [...new Set(list.map((c) => c.channel))],
-      signals: [...new Set(list.map((c) => c.signal))],
-    }),
-  );
+function signalsSpec(thingsId: string, list: LiveCurveRef[]): LiveSpec {
+  return {
+    kind: 'signals',
+    things_id: thingsId,
+    channels: [...new Set(list.map((c) => c.channel))],
+    signals: [...new Set(list.map((c) => c.signal))],
+  };
 }
 
 /**
- * Decoded samples of a device's signals pushed over the live WebSocket (`subscribe-signals`), one
- * bounded ring per curve. Rings fill while paused; only the redraw stops. A changed set of curves
- * re-subscribes on the same socket.
+ * Decoded samples of a device's signals pushed over the tab's live channel (a `signals`
+ * subscription), one bounded ring per curve. Rings fill while paused; only the redraw stops. A
+ * changed set of curves re-subscribes on the same channel; no curve, no subscription.
  */
 export function useLiveSignals(thingsId: string, curves: LiveCurveRef[], paused: boolean) {
   const [rings] = useState(() => new Map<string, SignalRing>());
   const [version, setVersion] = useState(0);
   const [connection, setConnection] = useState<LiveSignalsConnection>('connecting');
   const [error, setError] = useState<string | null>(null);
-  const socket = useRef<WebSocket | null>(null);
+  const sub = useRef<LiveSubscription | null>(null);
   const curvesRef = useRef(curves);
   curvesRef.current = curves;
   const pausedRef = useRef(paused);
@@ -49,59 +45,60 @@ export function useLiveSignals(thingsId: string, curves: LiveCurveRef[], paused:
   const dirty = useRef(false);
   const key = curves.map(ringKey).sort().join('|');
 
-  useEffect(() => {
-    const live = openLiveSocket<LiveServerMessage>({
-      path: Routes.live.data.path,
-      retryMs: RECONNECT_MS,
-      onConnecting: () => setConnection('connecting'),
-      onOpen: (ws) => {
-        socket.current = ws;
-        if (curvesRef.current.length) sendSubscription(ws, thingsId, curvesRef.current);
-      },
-      onMessage: (msg) => {
-        if (msg.t === 'signals-subscribed') {
-          setConnection('live');
-          setError(null);
-        } else if (msg.t === 'error') setError(msg.code);
-        else if (msg.t === 'signals') {
-          for (const s of msg.s) {
-            const ring = rings.get(ringKey(s));
-            if (ring?.push(s.t, s.v)) dirty.current = true;
-          }
+  const handlers = useRef({
+    onConnecting: () => setConnection('connecting'),
+    onMessage: (msg: LiveServerMessage) => {
+      if (msg.t === 'subscribed') {
+        setConnection('live');
+        setError(null);
+      } else if (msg.t === 'error') setError(msg.code);
+      else if (msg.t === 'signals') {
+        for (const s of msg.s) {
+          const ring = rings.get(ringKey(s));
+          if (ring?.push(s.t, s.v)) dirty.current = true;
         }
-      },
-      onClose: (end) => {
-        socket.current = null;
-        setConnection('closed');
-        // Ended by the server (session ended, access withdrawn): no reconnect; say why.
-        if (end) setError(end.error);
-      },
-    });
-    // Redraws are batched: one per LIVE_REDRAW_MS when something arrived and the view is not paused.
+      }
+    },
+    onClose: (end: SocketEnd | null) => {
+      setConnection('closed');
+      // Ended by the server (session ended, access withdrawn): no reconnect; say why.
+      if (end) setError(end.error);
+    },
+  });
+
+  // Redraws are batched: one per LIVE_REDRAW_MS when something arrived and the view is not paused.
+  useEffect(() => {
     const tick = setInterval(() => {
       if (dirty.current && !pausedRef.current) {
         dirty.current = false;
         setVersion((v) => v + 1);
       }
     }, LIVE_REDRAW_MS);
-    return () => {
-      clearInterval(tick);
-      live.close();
-      socket.current = null;
-    };
-  }, [thingsId, rings]);
+    return () => clearInterval(tick);
+  }, []);
 
-  // The set of curves changed: rings for new curves, none for removed ones, and a new subscription.
+  // The subscription belongs to the device: it ends with the view or when the device changes.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: re-run when the device changes, to end its subscription
+  useEffect(
+    () => () => {
+      sub.current?.close();
+      sub.current = null;
+    },
+    [thingsId],
+  );
+
+  // The set of curves changed: rings for new curves, none for removed ones, and the subscription
+  // replaced on the channel (none without curves).
   // biome-ignore lint/correctness/useExhaustiveDependencies: the key stands for the curves' content.
   useEffect(() => {
     const want = new Set(curvesRef.current.map(ringKey));
     for (const k of [...rings.keys()]) if (!want.has(k)) rings.delete(k);
     for (const k of want) if (!rings.has(k)) rings.set(k, new SignalRing(LIVE_RING_SAMPLES));
-    const ws = socket.current;
-    if (ws?.readyState === WebSocket.OPEN) {
-      if (want.size) sendSubscription(ws, thingsId, curvesRef.current);
-      else ws.send(JSON.stringify({ op: 'unsubscribe-signals', things_id: thingsId }));
-    }
+    if (!want.size) {
+      sub.current?.close();
+      sub.current = null;
+    } else if (sub.current) sub.current.update(signalsSpec(thingsId, curvesRef.current));
+    else sub.current = subscribeLive(signalsSpec(thingsId, curvesRef.current), handlers.current);
     setVersion((v) => v + 1);
   }, [key, thingsId, rings]);
 

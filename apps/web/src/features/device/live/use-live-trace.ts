@@ -1,12 +1,10 @@
-import { Routes } from '@loggerhead/contract/routes/index.ts';
 import type { LiveServerMessage } from '@loggerhead/contract/schemas/data.ts';
 import { useEffect, useRef, useState } from 'react';
-import { openLiveSocket } from '../../../api/live-socket.ts';
+import { type LiveSubscription, subscribeLive } from '../../../api/live-socket.ts';
 import { FrameRing, type LiveFrame } from './frame-ring.ts';
 
 /** Spec §9: the virtual list holds at most 10000 rows. */
 export const LIVE_BUFFER_ROWS = 10_000;
-const RECONNECT_MS = 2_000;
 
 export type LiveConnection = 'connecting' | 'live' | 'closed';
 
@@ -48,12 +46,12 @@ export function useLiveTrace(thingsId: string, filter: { channels: number[]; ids
   const pending = useRef<LiveFrame[]>([]);
   const counters = useRef({ arrived: 0, dropped: 0, skipped: 0 });
   const raf = useRef(0);
-  const socket = useRef<WebSocket | null>(null);
+  const sub = useRef<LiveSubscription | null>(null);
   const filterKey = `${filter.channels.join(',')}|${filter.ids.join(',')}`;
   const filterRef = useRef(filter);
   filterRef.current = filter;
 
-  // One socket per device; it reconnects on its own after a drop.
+  // One subscription per device on the tab's live channel; it is sent again after a drop.
   useEffect(() => {
     const flush = () => {
       raf.current = 0;
@@ -64,42 +62,40 @@ export function useLiveTrace(thingsId: string, filter: { channels: number[]; ids
       setVersion((v) => v + 1);
     };
 
-    const live = openLiveSocket<LiveServerMessage>({
-      path: Routes.live.data.path,
-      retryMs: RECONNECT_MS,
-      onConnecting: () => setConnection('connecting'),
-      onOpen: (ws) => {
-        socket.current = ws;
-        const f = filterRef.current;
-        ws.send(JSON.stringify({ op: 'subscribe', things_id: thingsId, channels: f.channels, ids: f.ids }));
-      },
-      onMessage: (msg) => {
-        if (msg.t === 'subscribed') {
-          setConnection('live');
-          setError(null);
-        } else if (msg.t === 'status') setOnline(msg.online);
-        else if (msg.t === 'error') setError(msg.code);
-        else if (msg.t === 'frames') {
-          counters.current.arrived += msg.f.length;
-          if (msg.dropped) counters.current.dropped += msg.dropped;
-          if (pausedRef.current) {
-            counters.current.skipped += msg.f.length;
-            return;
+    const f = filterRef.current;
+    const live = subscribeLive(
+      { kind: 'frames', things_id: thingsId, channels: f.channels, ids: f.ids },
+      {
+        onConnecting: () => setConnection('connecting'),
+        onMessage: (msg: LiveServerMessage) => {
+          if (msg.t === 'subscribed') {
+            setConnection('live');
+            setError(null);
+          } else if (msg.t === 'status') setOnline(msg.online);
+          else if (msg.t === 'error') setError(msg.code);
+          else if (msg.t === 'frames') {
+            counters.current.arrived += msg.f.length;
+            if (msg.dropped) counters.current.dropped += msg.dropped;
+            if (pausedRef.current) {
+              counters.current.skipped += msg.f.length;
+              return;
+            }
+            const queue = pending.current;
+            for (const f of msg.f) queue.push(f);
+            // A hidden tab gets no animation frames: keep only what the ring could hold anyway.
+            if (queue.length > 2 * LIVE_BUFFER_ROWS) pending.current = queue.slice(-LIVE_BUFFER_ROWS);
+            if (!raf.current) raf.current = requestAnimationFrame(flush);
           }
-          const queue = pending.current;
-          for (const f of msg.f) queue.push(f);
-          // A hidden tab gets no animation frames: keep only what the ring could hold anyway.
-          if (queue.length > 2 * LIVE_BUFFER_ROWS) pending.current = queue.slice(-LIVE_BUFFER_ROWS);
-          if (!raf.current) raf.current = requestAnimationFrame(flush);
-        }
+        },
+        onClose: (end) => {
+          setConnection('closed');
+          // Ended by the server (session ended, access withdrawn): no reconnect; say why.
+          if (end) setError(end.error);
+        },
       },
-      onClose: (end) => {
-        socket.current = null;
-        setConnection('closed');
-        // Ended by the server (session ended, access withdrawn): no reconnect; say why.
-        if (end) setError(end.error);
-      },
-    });
+    );
+
+    sub.current = live;
 
     // Rate and counters reach the screen once a second, not per message.
     let last = counters.current.arrived;
@@ -116,21 +112,18 @@ export function useLiveTrace(thingsId: string, filter: { channels: number[]; ids
       if (raf.current) cancelAnimationFrame(raf.current);
       raf.current = 0;
       live.close();
-      socket.current = null;
+      sub.current = null;
     };
   }, [thingsId, ring]);
 
-  // A new filter re-subscribes on the same socket and starts a fresh trace.
+  // A new filter re-subscribes on the same channel and starts a fresh trace.
   // biome-ignore lint/correctness/useExhaustiveDependencies: the key stands for the filter's content.
   useEffect(() => {
     ring.clear();
     pending.current = [];
     setVersion((v) => v + 1);
-    const ws = socket.current;
-    if (ws?.readyState === WebSocket.OPEN) {
-      const f = filterRef.current;
-      ws.send(JSON.stringify({ op: 'subscribe', things_id: thingsId, channels: f.channels, ids: f.ids }));
-    }
+    const f = filterRef.current;
+    sub.current?.update({ kind: 'frames', things_id: thingsId, channels: f.channels, ids: f.ids });
   }, [filterKey, thingsId, ring]);
 
   return {

@@ -1,13 +1,11 @@
-import { Routes, routePath } from '@loggerhead/contract/routes/index.ts';
 import type { TestRun } from '@loggerhead/contract/schemas/testmgmt.ts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { openLiveSocket } from '../../../api/live-socket.ts';
+import { subscribeLive } from '../../../api/live-socket.ts';
 import type { ScriptPage } from '../api/testmgmt.api.ts';
 import { testKeys } from '../api/testmgmt.queries.ts';
 
 type RunPage = Omit<ScriptPage, 'list'> & { list: TestRun[] };
-type LiveMessage = { t: 'run'; run: TestRun } | { t: 'subscribed' } | { t: 'error' };
 
 /** A run's newer state replaces the listed one; false when the page does not hold it. */
 export function mergeRun(page: RunPage | undefined, run: TestRun): { page: RunPage | undefined; found: boolean } {
@@ -20,32 +18,34 @@ export function mergeRun(page: RunPage | undefined, run: TestRun): { page: RunPa
 }
 
 /**
- * Follows the tenant's runs over the live socket (`/test-mgmt/tenants/:tenant_id/runs/live`): each
+ * Follows the tenant's runs on the tab's live channel (a `test-runs` subscription): each
  * pushed run replaces its row in the cached lists; a run no list holds (just started) refreshes them.
  */
 export function useRunsLive(tenantId: string): boolean {
   const qc = useQueryClient();
   const [connected, setConnected] = useState(false);
   useEffect(() => {
-    const live = openLiveSocket<LiveMessage>({
-      path: routePath(Routes.live.testRuns, { tenant_id: tenantId }),
-      retryMs: 3_000,
-      maxRetryMs: 30_000,
-      onOpen: () => setConnected(true),
-      onClose: () => setConnected(false),
-      onMessage: (m) => {
-        if (m.t !== 'run') return;
-        let seen = false;
-        for (const [key, page] of qc.getQueriesData<RunPage>({ queryKey: [...testKeys.runs(tenantId), 'list'] })) {
-          const merged = mergeRun(page, m.run);
-          if (merged.found) {
-            seen = true;
-            qc.setQueryData(key, merged.page);
+    const live = subscribeLive(
+      { kind: 'test-runs', tenant_id: tenantId },
+      {
+        onClose: () => setConnected(false),
+        onMessage: (m) => {
+          if (m.t === 'subscribed') setConnected(true);
+          if (m.t === 'error') setConnected(false);
+          if (m.t !== 'run') return;
+          const run = m.run as TestRun;
+          let seen = false;
+          for (const [key, page] of qc.getQueriesData<RunPage>({ queryKey: [...testKeys.runs(tenantId), 'list'] })) {
+            const merged = mergeRun(page, run);
+            if (merged.found) {
+              seen = true;
+              qc.setQueryData(key, merged.page);
+            }
           }
-        }
-        if (!seen) void qc.invalidateQueries({ queryKey: testKeys.runs(tenantId) });
+          if (!seen) void qc.invalidateQueries({ queryKey: testKeys.runs(tenantId) });
+        },
       },
-    });
+    );
     return () => live.close();
   }, [tenantId, qc]);
   return connected;

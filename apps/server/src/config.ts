@@ -42,6 +42,8 @@ export interface Config {
   smsUrl: string | null;
   /** Address the console is reached at (`PUBLIC_URL`), used in links sent out. */
   publicUrl: string;
+  /** The account a bank transfer pays an order into (`BANK_ACCOUNT`, free text shown with the order); null: ask the platform. */
+  bankAccount: string | null;
   /** Directory of the built web console; null disables static serving. */
   webDir: string | null;
   /** Log level (`LOG_LEVEL`). */
@@ -253,6 +255,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     mailFrom: env.MAIL_FROM || 'Loggerhead <no-reply@loggerhead.local>',
     smsUrl: url(env, 'SMS_URL', ['http:', 'https:']),
     publicUrl,
+    bankAccount: env.BANK_ACCOUNT?.trim().slice(0, 500) || null,
     webDir: env.WEB_DIR === '' ? null : path.resolve(cwd, env.WEB_DIR || defaultWebDir()),
     logLevel,
     sessionTtl: positiveInt(env, 'SESSION_TTL', 7 * 24 * 3600),

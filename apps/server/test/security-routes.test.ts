@@ -77,6 +77,9 @@ const SIGNED_IN_ROUTES: Record<string, string> = {
   'GET /v1/data-mgmt/tenants/:tenant_id/usage': 'own tenant usage',
   'GET /v1/data-mgmt/tenants/:tenant_id/usage/things': 'own tenant usage by device',
   'POST /v1/billing/tools/assess-tps': 'a calculator, no data',
+  'GET /v1/billing/packages': 'the packages on sale, the same for everyone (the buy screen)',
+  'GET /v1/billing/content-items': 'prices of package contents, the same for everyone (the capacity order)',
+  'GET /v1/billing/stage-discounts': 'discounts by months, the same for everyone (the buy screen)',
   'GET /v1/data-mgmt/tenants/:tenant_id/dashboards': 'dashboards of the devices the caller may read',
   'GET /v1/test-mgmt/runtime': 'whether the Groovy runtime is installed (no tenant data)',
 };

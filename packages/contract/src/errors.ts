@@ -194,6 +194,18 @@ export const ErrorCodes = {
   'quota.bytes-not-whole-gb': { message: 'The storage quota is a whole number of GB', status: 400 },
   'quota.too-large': { message: 'The quota is larger than the package allows', status: 400 },
   'quota.reserves-out-of-range': { message: 'The days kept must be at least 1 and within the package retention', status: 400 },
+  // Billing: catalogue and orders (docs/billing.md)
+  'billing.not-found': { message: 'Not found in the billing catalogue', status: 404 },
+  'billing.duplicate': { message: 'The catalogue already has an entry with this name, field, stage or code', status: 409 },
+  'billing.in-use': { message: 'Orders name this package: withdraw it (status 0) instead of deleting it', status: 409 },
+  'order.not-found': { message: 'Order not found', status: 404 },
+  'order.bad-state': { message: 'This action is not possible in the order’s current state', status: 409 },
+  'order.not-for-sale': { message: 'This package or content is not for sale', status: 400 },
+  'order.bad-input': { message: 'A package order names a package; a capacity order names the values wanted', status: 400 },
+  'order.receipt-invalid': { message: 'A receipt is a PNG, JPEG or WebP image or a PDF', status: 415 },
+  'order.receipt-too-large': { message: 'A receipt is at most 5 MB', status: 413 },
+  'order.no-receipt': { message: 'No receipt has been uploaded for this order', status: 404 },
+  'coupon.invalid': { message: 'The coupon does not exist, has expired, is used up or needs a larger order', status: 400 },
   'quick-delete.not-listed': {
     message: "Quick delete is only for the devices of the package's quick-delete list; go to the user centre to change it",
     status: 403,

@@ -13,6 +13,7 @@ export * from './schemas/message.ts';
 export * from './schemas/workorder.ts';
 export * from './schemas/notice.ts';
 export * from './schemas/billing.ts';
+export * from './schemas/orders.ts';
 export * from './schemas/accounts.ts';
 export * from './schemas/notification.ts';
 export * from './schemas/tenant.ts';

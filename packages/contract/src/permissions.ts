@@ -167,6 +167,10 @@ export const PERMISSION_KEYS_BY_SCOPE = {
     'control:tenant-role:create',
     'control:tenant-role:update',
     'control:tenant-role:delete',
+    'billing:order:query',
+    'billing:order:create',
+    'billing:order:pay',
+    'billing:order:cancel',
   ],
   system: [
     'tenant:tenant:query',
@@ -183,6 +187,9 @@ export const PERMISSION_KEYS_BY_SCOPE = {
     'workorder:workorder:handle',
     'mapping:function-block:public',
     'mapping:info-model:public',
+    'billing:catalogue:update',
+    'billing:coupon:query',
+    'billing:order:handle',
   ],
 } as const satisfies Record<PermissionScope, readonly string[]>;
 

@@ -38,7 +38,7 @@ const CONTAINER = [
   'EFenceManager/EFenceEditor',
 ];
 /** Pages the spec names but does not place (its detailed screens are not shown). */
-const ADDED = ['Dashboard'];
+const ADDED = ['Dashboard', 'UserManager/Orders'];
 
 describe('routes of spec §2', () => {
   it.each([...[...CONTAINER, ...ADDED].map((p) => `/Container/${p}`), '/Login', '/Register', '/ForgetPassword', '/doc', '/Watch'])(

@@ -63,3 +63,9 @@ export function formatPercent(ratio: number | null | undefined): string {
   if (ratio === null || ratio === undefined || !Number.isFinite(ratio)) return EMPTY;
   return `${(ratio * 100).toFixed(2)}%`;
 }
+
+/** An amount of money in cents, as yuan with two decimals (¥1,234.50). */
+export function formatMoney(cents: number | null | undefined): string {
+  if (cents === null || cents === undefined || !Number.isFinite(cents)) return EMPTY;
+  return `¥${new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(cents / 100)}`;
+}

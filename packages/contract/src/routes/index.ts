@@ -30,6 +30,7 @@
  * - userConfig (the signed-in user's own settings): ./user-config.ts
  * - webConfig (what the console loads before login: global config, deploy info): ./web-config.ts
  * - billing (packages, capacity usage, capacity requests, the TPS estimator): ./billing.ts
+ * - catalogue (packages for sale, content items, stage discounts, coupons) and orders: ./orders.ts
  * - testmgmt (test management: analysis scripts, routines, runs and reports): ./testmgmt.ts
  * - live (the console's WebSockets: devices' live data, the message bell, a device's remote operations): ./live.ts
  * - functionBlocks, modelCategories, infoModels (device models: function blocks, categories, info models): ./models.ts
@@ -67,6 +68,7 @@ import { FunctionBlockRoutes, InfoModelRoutes, ModelCategoryRoutes } from './mod
 import { NoticeRoutes } from './notice.ts';
 import { NotificationRoutes } from './notification.ts';
 import { OpLogRoutes } from './oplog.ts';
+import { CatalogueRoutes, OrderRoutes } from './orders.ts';
 import { GroupRoutes, LabelRoutes } from './org.ts';
 import { RecallRoutes } from './recall.ts';
 import { RoleRoutes } from './roles.ts';
@@ -105,6 +107,7 @@ export { FunctionBlockRoutes, InfoModelRoutes, ModelCategoryRoutes } from './mod
 export { NoticeRoutes } from './notice.ts';
 export { NotificationRoutes } from './notification.ts';
 export { OpLogRoutes } from './oplog.ts';
+export { CatalogueRoutes, OrderRoutes } from './orders.ts';
 export { GroupRoutes, LabelRoutes } from './org.ts';
 export { RecallRoutes } from './recall.ts';
 export { RoleRoutes } from './roles.ts';
@@ -149,6 +152,8 @@ export const Routes = {
   userConfig: UserConfigRoutes,
   webConfig: WebConfigRoutes,
   billing: BillingRoutes,
+  catalogue: CatalogueRoutes,
+  orders: OrderRoutes,
   testmgmt: TestMgmtRoutes,
   live: LiveRoutes,
   self: SelfRoutes,

@@ -117,6 +117,15 @@ export function packageService(raw: RawSql, events: EventBus, repo: PackageRepos
       // The work order announces 'package.changed' once its transaction has committed.
       await save(tenantId, cur, patch, tx);
     },
+
+    /**
+     * Writes package fields inside the caller's transaction (a billing order starting or ending);
+     * the caller announces 'package.changed' once it has committed.
+     */
+    async write(tx: RawSql, tenantId: string, patch: Partial<PackageRow>): Promise<void> {
+      const cur = await load(tenantId, tx, true);
+      await save(tenantId, cur, patch, tx);
+    },
   };
 }
 export type PackageService = ReturnType<typeof packageService>;

@@ -16,6 +16,8 @@ export function UserMenu({ session }: { session: SessionInfo }) {
 
   const items: MenuProps['items'] = [
     { key: 'user-center', label: t('app.menu.userCenter') },
+    // Buying packages is the tenant manager's (the orders' keys are manager-only).
+    ...(session.role === 'manager' ? [{ key: 'orders', label: t('app.menu.orders') }] : []),
     ...USER_MENU.filter((k) => session.menus.has(k)).map((k) => ({ key: k, label: t(`app.menu.${k}`) })),
     { type: 'divider' as const },
     { key: 'logout', label: t('app.header.logout'), icon: <LogoutOutlined />, danger: true },
@@ -28,7 +30,8 @@ export function UserMenu({ session }: { session: SessionInfo }) {
     } else if (key === 'user-center') {
       if (session.links.userCenterUrl) openWithToken(session.links.userCenterUrl);
       else navigate('/Container/UserManager/UserCenter');
-    } else navigate(MENU_PATHS[key as MenuKey]);
+    } else if (key === 'orders') navigate('/Container/UserManager/Orders');
+    else navigate(MENU_PATHS[key as MenuKey]);
   };
 
   return (

@@ -21,6 +21,9 @@ export const capacityApi = {
   package: (tenantId: string, signal?: AbortSignal) => call(B.tenantPackage, { params: { tenant_id: tenantId }, signal }),
   request: (tenantId: string, body: RouteBody<typeof B.requestCapacity>) =>
     call(B.requestCapacity, { params: { tenant_id: tenantId }, body }),
+  /** The same form bought at once: a capacity order (type 2), paid by transfer on the orders screen. */
+  order: (tenantId: string, body: RouteBody<typeof Routes.orders.create>) =>
+    call(Routes.orders.create, { params: { tenant_id: tenantId }, body }),
   assessTps: (body: RouteBody<typeof B.assessTps>) => call(B.assessTps, { body }),
   /** Spec §7: the device picker lists things with page size 9999. */
   devices: async (tenantId: string, signal?: AbortSignal): Promise<DeviceRef[]> =>

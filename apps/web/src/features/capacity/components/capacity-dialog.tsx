@@ -5,6 +5,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Empty, Modal, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
 import { getToken } from '../../../api/session-storage.ts';
 import { formatMegabytes, formatPercent } from '../../../lib/format.ts';
 import { useSession } from '../../../session/use-session.ts';
@@ -13,7 +14,7 @@ import { CapacityPie } from './capacity-pie.tsx';
 import { CapacityRequestDialog } from './capacity-request-dialog.tsx';
 import { UsageTable } from './usage-table.tsx';
 
-/** Spec §2 buy-package prompt: cancel, or go buy (the configured shop, else the request form). */
+/** Spec §2 buy-package prompt: cancel, or go buy (the configured shop, else the console's own buy screen). */
 export function useBuyPackagePrompt(goBuy: () => void) {
   const { t } = useTranslation();
   const { modal } = App.useApp();
@@ -46,12 +47,16 @@ export function CapacityDialog({
 }) {
   const { t } = useTranslation();
   const qc = useQueryClient();
+  const navigate = useNavigate();
   const { tenantId, links } = useSession();
   const [requesting, setRequesting] = useState(false);
   const pkg = useQuery({ ...packageQuery(tenantId), enabled: open && Boolean(tenantId) });
-  // The platform's package shop when configured (opened with the session token, spec §2), else the request form.
+  // The platform's package shop when configured (opened with the session token, spec §2), else the buy screen.
   const buy = useBuyPackagePrompt(() => {
-    if (!links.capacityUrl) return setRequesting(true);
+    if (!links.capacityUrl) {
+      onClose();
+      return navigate('/Container/UserManager/Orders?buy=1');
+    }
     const url = new URL(links.capacityUrl, window.location.origin);
     url.searchParams.set('token', getToken() ?? '');
     window.open(url.toString(), '_blank', 'noopener');

@@ -1,7 +1,7 @@
-import { CapacityRequestSchema, StorageMode } from '@loggerhead/contract/schemas/billing.ts';
+import { CAPACITY_FIELDS, CapacityRequestSchema, StorageMode } from '@loggerhead/contract/schemas/billing.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Col, Collapse, Form, Input, InputNumber, Modal, Radio, Row, Skeleton, Typography } from 'antd';
-import { useEffect, useMemo } from 'react';
+import { Alert, App, Button, Col, Collapse, Form, Input, InputNumber, Modal, Radio, Row, Skeleton, Space, Typography } from 'antd';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { errorText } from '../../../api/error-funnel.ts';
@@ -76,6 +76,32 @@ export function CapacityRequestDialog({ open, onClose }: { open: boolean; onClos
     },
   });
 
+  // Bought at once instead of asked for: the numbers above the package become a capacity order.
+  const [buyMonths, setBuyMonths] = useState(1);
+  const buy = useMutation({
+    mutationFn: async () => {
+      const v = await form.validateFields();
+      const body = toRequest(v, devices.data ?? []) as Record<string, unknown>;
+      const content: Record<string, number> = {};
+      for (const f of CAPACITY_FIELDS) {
+        const n = body[f];
+        const have = pkg.data?.[f];
+        if (typeof n === 'number' && typeof have === 'number' && n > have) content[f] = n;
+      }
+      return capacityApi.order(tenantId as string, { type: 2, content, duration: buyMonths });
+    },
+    meta: { silent: true },
+    onSuccess: (order) => {
+      void qc.invalidateQueries({ queryKey: ['billing'] });
+      onClose();
+      navigate(`/Container/UserManager/Orders?pay=${encodeURIComponent(order.id)}`);
+    },
+    onError: (e) => {
+      if ('errorFields' in (e as object)) return;
+      void message.error(errorText(e as Parameters<typeof errorText>[0], t, (k) => i18n.exists(k)));
+    },
+  });
+
   const p = pkg.data;
   return (
     <Modal
@@ -87,6 +113,17 @@ export function CapacityRequestDialog({ open, onClose }: { open: boolean; onClos
       confirmLoading={send.isPending}
       onOk={() => form.submit()}
       onCancel={onClose}
+      footer={(_, { OkBtn, CancelBtn }) => (
+        <Space wrap style={{ justifyContent: 'flex-end' }}>
+          <CancelBtn />
+          <span>{t('capacity.buy.months')}</span>
+          <InputNumber min={1} max={36} precision={0} value={buyMonths} onChange={(n) => setBuyMonths(n ?? 1)} disabled={!manager} />
+          <Button onClick={() => buy.mutate()} loading={buy.isPending} disabled={!manager || !p} data-testid="capacity-buy">
+            {t('capacity.buy.now')}
+          </Button>
+          <OkBtn />
+        </Space>
+      )}
       width={760}
       destroyOnHidden
       data-testid="capacity-request"

@@ -217,6 +217,60 @@ describe('scheduled jobs on two server copies', () => {
     });
   });
 
+  it('sends a group command to the group’s members from a group-command job', async () => {
+    const call = (method: 'POST' | 'GET', url: string, payload?: object) =>
+      a.app.inject({ method, url: `/v1${url}`, headers: { authorization: tenant.auth }, payload });
+    const group = await call('POST', `/out-group-mgmt/tenants/${tenant.tenantId}/groups`, { name: 'trucks' });
+    expect(group.statusCode, group.body).toBeLessThan(300);
+    const gid = group.json().id;
+    expect((await call('POST', `/out-group-mgmt/tenants/${tenant.tenantId}/groups/${gid}/bind`, { things_ids: [dev.id] })).statusCode).toBe(
+      200,
+    );
+    const body = {
+      name: 'group ping',
+      cron_expression: '* * * * *',
+      handler_action_id: 'group-command',
+      handler_custom_param: {
+        group_id: gid,
+        operation_name: 'common_fn.send_can',
+        operation_params: { frames: [{ id: '0x321', data: 'CAFE' }] },
+      },
+      status: 0,
+    };
+    const unknown = await call('POST', `/job-mgmt/tenants/${tenant.tenantId}/jobs`, {
+      ...body,
+      handler_custom_param: { ...body.handler_custom_param, group_id: '00000000-0000-4000-8000-000000000001' },
+    });
+    expect(unknown.json().code).toBe('group.not-found');
+    const res = await call('POST', `/job-mgmt/tenants/${tenant.tenantId}/jobs`, body);
+    expect(res.statusCode, res.body).toBe(200);
+    const job = res.json();
+    await a.app.inject({
+      method: 'PUT',
+      url: `/v1/job-mgmt/tenants/${tenant.tenantId}/jobs/${job.id}/status/1`,
+      headers: { authorization: tenant.auth },
+    });
+    const before = await commandsSent();
+    const minute = Math.floor(Date.now() / MINUTE) * MINUTE + 20 * MINUTE;
+    expect(await sweepOf(a)(minute)).toContain(job.id);
+    const l = await until(
+      () => logs(job.id),
+      (x) => x.list.some((y: { state: string; scheduled_time: number }) => y.state === 'succeeded' && y.scheduled_time === minute),
+      20_000,
+    );
+    const run = l.list.find((y: { scheduled_time: number; state: string }) => y.scheduled_time === minute && y.state === 'succeeded');
+    expect(run.result.group_command).toEqual(expect.any(String));
+    expect(run.result.commands.map((c: { things_id: string }) => c.things_id)).toEqual([dev.id]);
+    expect(await commandsSent()).toBeGreaterThan(before);
+    const cmds = await call('GET', `/out-group-mgmt/tenants/${tenant.tenantId}/groups/${gid}/commands`);
+    expect(cmds.json().list.map((c: { id: string }) => c.id)).toContain(run.result.group_command);
+    await a.app.inject({
+      method: 'PUT',
+      url: `/v1/job-mgmt/tenants/${tenant.tenantId}/jobs/${job.id}/status/0`,
+      headers: { authorization: tenant.auth },
+    });
+  });
+
   it('retries a failing run and logs each try', async () => {
     const sub = await makeSubUser(
       a,

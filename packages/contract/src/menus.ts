@@ -18,6 +18,7 @@ export const MENU_KEYS = [
   'group',
   'forward',
   'statistics',
+  'job',
   'fault-code',
   'subuser',
   'oplog',
@@ -53,5 +54,7 @@ export const MENU_GRANTS: Partial<Record<MenuKey, readonly PermissionKey[]>> = {
   oplog: ['data-mgmt:op-log:query'],
   // Statistics: the tasks, their results and history; the device picker of a task.
   statistics: ['data-mgmt:statistics-task:query', 'data-mgmt:statistics-result:query', 'things:things:page'],
+  // Scheduled jobs: the jobs and their log; the device and group pickers of the job dialog.
+  job: ['job-mgmt:job:query', 'job-mgmt:job-log:query', 'things:things:page', 'group:group:query'],
   'system-config': ['tenant:customization:update'],
 };

@@ -56,6 +56,7 @@ export const CONTAINER_ROUTES: RouteObject[] = [
   { path: 'UserManager/Log', ...page(() => import('../features/user/pages/operation-log.page.tsx'), { menu: 'oplog' }) },
   { path: 'UserManager/SystemConfig', ...page(() => import('../features/user/pages/system-config.page.tsx'), { menu: 'system-config' }) },
   { path: 'UserManager/UserCenter', ...page(() => import('../features/user/pages/user-center.page.tsx')) },
+  { path: 'JobManager', ...page(() => import('../features/job/pages/job-manager.page.tsx'), { menu: 'job' }) },
   { path: 'UserManager/Orders', ...page(() => import('../features/billing/pages/orders.page.tsx')) },
   {
     path: 'SystemManager/SystemSetting',

@@ -16,12 +16,20 @@ export const CronExpressionSchema = z
   .regex(/^\S+(\s+\S+){4}$/, 'five fields: minute hour day-of-month month day-of-week');
 
 /** The actions a job can run (`handler_action_id`), listed by `GET /job-mgmt/handler-action`. */
-export const JOB_ACTIONS = ['device-command'] as const;
+export const JOB_ACTIONS = ['device-command', 'group-command'] as const;
 export const JobActionSchema = z.enum(JOB_ACTIONS);
 
 /** `device-command`: one command sent to each device (spec §3 device message payload). */
 export const DeviceCommandParamSchema = z.object({
   things_ids: z.array(UuidSchema).min(1).max(100),
+  operation_name: z.string().min(1).max(128),
+  operation_params: z.record(z.string(), z.unknown()).default({}),
+  description: z.string().max(256).optional(),
+});
+
+/** `group-command`: one command sent to every member of a device group (as a group command). */
+export const GroupCommandParamSchema = z.object({
+  group_id: UuidSchema,
   operation_name: z.string().min(1).max(128),
   operation_params: z.record(z.string(), z.unknown()).default({}),
   description: z.string().max(256).optional(),

@@ -3,6 +3,8 @@ import type { AppContext, LoggerheadApp } from '../../app.ts';
 import { requireAuth } from '../../lib/auth.ts';
 import { route } from '../../lib/route.ts';
 import type { CommandService } from '../command/command.service.ts';
+import { groupRepository } from '../group/group.repository.ts';
+import { groupService } from '../group/group.service.ts';
 import { inTenant } from '../things/things.access.ts';
 import { jobsService, RUN_QUEUE, SWEEP } from './jobs.service.ts';
 
@@ -13,7 +15,8 @@ const withErrors = { tags, errors };
 
 /** Scheduled jobs (`/job-mgmt`): the routes, the minute's sweep and the queue of runs on the scheduler. */
 export function jobsModule(app: LoggerheadApp, ctx: AppContext, commands: CommandService) {
-  const svc = jobsService({ raw: ctx.database.raw, commands, scheduler: ctx.scheduler });
+  const groups = groupService(ctx.database.raw, groupRepository(ctx.database.raw), commands);
+  const svc = jobsService({ raw: ctx.database.raw, commands, groups, scheduler: ctx.scheduler });
   ctx.scheduler?.every(SWEEP, '* * * * *', async () => {
     await svc.sweep();
   });

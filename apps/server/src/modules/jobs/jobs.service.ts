@@ -1,4 +1,13 @@
-import { DeviceCommandParamSchema, type Job, JobExecution, type JobInput, type JobLog, JobStatus } from '@loggerhead/contract';
+import {
+  DeviceCommandParamSchema,
+  type GroupCommandIssue,
+  GroupCommandParamSchema,
+  type Job,
+  JobExecution,
+  type JobInput,
+  type JobLog,
+  JobStatus,
+} from '@loggerhead/contract';
 import parser from 'cron-parser';
 import type { RawSql } from '../../db/client.ts';
 import { epochMs as ms } from '../../db/rows.ts';
@@ -94,7 +103,23 @@ export const JOB_ACTION_INFO = [
     name: 'Send a device command',
     description: 'Sends one command (operation_name, operation_params) to each device of things_ids, as the job’s author.',
   },
+  {
+    id: 'group-command' as const,
+    name: 'Send a group command',
+    description:
+      'Sends one command (operation_name, operation_params) to every member of the device group group_id, as a group command of the job’s author.',
+  },
 ];
+
+/** What the jobs need of device groups (the group service). */
+export interface JobGroups {
+  get(auth: Auth, id: string): Promise<unknown>;
+  command(
+    auth: Auth,
+    id: string,
+    body: GroupCommandIssue,
+  ): Promise<{ id: string; items?: { things_id: string; correlation_id: string }[] }>;
+}
 
 /**
  * Scheduled jobs (spec §7 /job-mgmt). Each minute one sweep (a pg-boss cron schedule: once per
@@ -103,7 +128,13 @@ export const JOB_ACTION_INFO = [
  * run is taken by one copy, retried `retry_times` times `retry_period` seconds apart, and logged.
  * A job runs as its author, with the author's permissions at run time.
  */
-export function jobsService(deps: { raw: RawSql; commands: CommandService; scheduler: Scheduler | null; now?: () => number }) {
+export function jobsService(deps: {
+  raw: RawSql;
+  commands: CommandService;
+  groups?: JobGroups;
+  scheduler: Scheduler | null;
+  now?: () => number;
+}) {
   const repo: JobsRepository = jobsRepository(deps.raw);
   const now = deps.now ?? Date.now;
 
@@ -112,6 +143,13 @@ export function jobsService(deps: { raw: RawSql; commands: CommandService; sched
     if (j.start_time && j.end_time && j.end_time <= j.start_time) throw badRequest('job.bad-time', undefined, 'end_time');
     if (j.execution_method === JobExecution.once && !j.start_time)
       throw badRequest('job.bad-time', 'A job that runs once needs its start time', 'start_time');
+    if (j.handler_action_id === 'group-command') {
+      const g = GroupCommandParamSchema.safeParse(j.handler_custom_param);
+      if (!g.success || !deps.groups) throw badRequest('job.bad-param', g.error?.issues[0]?.message, 'handler_custom_param');
+      // The group must be the tenant's (group.not-found otherwise); its members are checked at each run.
+      await deps.groups.get(auth, g.data.group_id);
+      return { ...j, handler_custom_param: g.data as Record<string, unknown> };
+    }
     const p = DeviceCommandParamSchema.safeParse(j.handler_custom_param);
     if (!p.success) throw badRequest('job.bad-param', p.error.issues[0]?.message, 'handler_custom_param');
     await requireDevicesWritable(deps.raw, auth, p.data.things_ids);
@@ -238,6 +276,16 @@ export function jobsService(deps: { raw: RawSql; commands: CommandService; sched
       await repo.startTry(j, slot, attempt);
       try {
         const auth = await runAs(j.created_by);
+        if (j.handler_action_id === 'group-command') {
+          const g = GroupCommandParamSchema.parse(j.handler_custom_param);
+          if (!deps.groups) throw new Error('group commands are not available');
+          const sent = await deps.groups.command(auth, g.group_id, {
+            description: g.description ?? `job ${j.name}`,
+            payload: { operation_name: g.operation_name, operation_params: g.operation_params },
+          } as GroupCommandIssue);
+          await repo.endTry(j.id, slot, attempt, 'succeeded', null, { group_command: sent.id, commands: sent.items ?? [] });
+          return;
+        }
         const p = DeviceCommandParamSchema.parse(j.handler_custom_param);
         const sent = [];
         for (const thingsId of p.things_ids) {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from './helper.ts';
+import { createTestApp, loginAdmin, type TestApp } from './helper.ts';
 import { makeSubUser, makeTenant, type TenantFixture } from './things.fixtures.ts';
 
 /**
@@ -103,5 +103,78 @@ describe('tenant roles', () => {
     expect((await call('GET', vehicles(b), subB.auth)).statusCode).toBe(403);
     // The same name in two tenants is two roles.
     expect((await call('GET', roles(b), b.auth)).json().list.map((r: { name: string }) => r.name)).toEqual(['reader']);
+  });
+});
+
+describe('common roles and the global menu', () => {
+  const common = (rest = '') => `/v1/control/common-roles${rest}`;
+
+  it('are defined by the system manager, given by any tenant manager, enforced on holders, and changed by no tenant', async () => {
+    const admin = await loginAdmin(t.app);
+    const c = await makeTenant(t);
+    const d = await makeTenant(t);
+    // Only the system manager defines them.
+    expect((await call('POST', common(), c.auth, { name: 'viewer', keys: ['car:car:query'] })).statusCode).toBe(403);
+    const made = await call('POST', common(), admin, {
+      name: 'fleet viewer',
+      keys: ['car:car:query', 'things:things:page'],
+      menus: ['car'],
+    });
+    expect(made.statusCode, made.body).toBe(200);
+    const role = made.json();
+    expect(role).toMatchObject({ tenant_id: null, common: true, menus: ['car'], user_count: 0 });
+    expect((await call('POST', common(), admin, { name: 'fleet viewer' })).json()).toMatchObject({ code: 'role.duplicate' });
+    expect((await call('POST', common(), admin, { name: 'x', keys: ['tenant:tenant:query'] })).json()).toMatchObject({
+      code: 'role.bad-key',
+    });
+
+    // Every tenant lists it after its own roles, and may give it to its sub-users.
+    await call('POST', roles(c), c.auth, { name: 'own role' });
+    const listed = (await call('GET', roles(c), c.auth)).json().list;
+    expect(listed.map((r: { name: string; common: boolean }) => [r.name, r.common])).toEqual([
+      ['own role', false],
+      ['fleet viewer', true],
+    ]);
+    const subC = await makeSubUser(t, c, []);
+    const subD = await makeSubUser(t, d, []);
+    expect((await call('GET', vehicles(c), subC.auth)).statusCode).toBe(403);
+    expect((await call('PUT', userRoles(c, subC.userId), c.auth, { role_ids: [role.id] })).statusCode).toBe(200);
+    expect((await call('PUT', userRoles(d, subD.userId), d.auth, { role_ids: [role.id] })).statusCode).toBe(200);
+    expect((await call('GET', vehicles(c), subC.auth)).statusCode).toBe(200);
+    expect((await call('GET', '/v1/control/privileges/self', subC.auth)).json().menus).toEqual(['car']);
+    // A tenant counts only its own holders; the system manager every holder.
+    expect((await call('GET', roles(c), c.auth)).json().list.find((r: { id: string }) => r.id === role.id).user_count).toBe(1);
+    expect((await call('GET', common(), admin)).json().list.find((r: { id: string }) => r.id === role.id).user_count).toBe(2);
+
+    // A tenant manager cannot change or delete it, and the role is unchanged.
+    const changed = await call('PUT', roles(c, `/${role.id}`), c.auth, { name: 'mine now', keys: ['car:car:delete'] });
+    expect(changed.statusCode).toBe(403);
+    expect(changed.json()).toMatchObject({ code: 'role.common' });
+    expect((await call('DELETE', roles(c, `/${role.id}`), c.auth)).json()).toMatchObject({ code: 'role.common' });
+    expect((await call('GET', common(), admin)).json().list.find((r: { id: string }) => r.id === role.id).name).toBe('fleet viewer');
+
+    // The system manager narrows it: every holder loses the key at once; deleting it takes the menu.
+    const narrowed = await call('PUT', common(`/${role.id}`), admin, { name: 'fleet viewer', keys: [], menus: ['car'] });
+    expect(narrowed.statusCode, narrowed.body).toBe(200);
+    expect((await call('GET', vehicles(c), subC.auth)).statusCode).toBe(403);
+    expect((await call('DELETE', common(`/${role.id}`), admin)).statusCode).toBe(200);
+    expect((await call('GET', '/v1/control/privileges/self', subD.auth)).json().menus).toEqual([]);
+    expect((await call('DELETE', common(`/${role.id}`), admin)).json()).toMatchObject({ code: 'role.not-found' });
+  });
+
+  it("the global menu is the system manager's: the global config serves it to the header", async () => {
+    const admin = await loginAdmin(t.app);
+    const before = (await t.app.inject({ method: 'GET', url: '/v1/control/global-config' })).json();
+    expect(before.menu).toEqual(['home', 'dashboard', 'car', 'dbc', 'test', 'ecu', 'fence']);
+    expect((await call('PUT', '/v1/control/menus', a.auth, { menu: ['home'] })).statusCode).toBe(403);
+    // The header's order, whatever order was sent; the home page cannot be hidden; unknown entries refused.
+    const set = await call('PUT', '/v1/control/menus', admin, { menu: ['car', 'home'] });
+    expect(set.statusCode, set.body).toBe(200);
+    expect(set.json()).toEqual({ menu: ['home', 'car'] });
+    expect((await call('PUT', '/v1/control/menus', admin, { menu: ['car'] })).statusCode).toBe(400);
+    expect((await call('PUT', '/v1/control/menus', admin, { menu: ['home', 'subuser'] })).statusCode).toBe(400);
+    expect((await call('GET', '/v1/control/menus', admin)).json()).toEqual({ menu: ['home', 'car'] });
+    expect((await t.app.inject({ method: 'GET', url: '/v1/control/global-config' })).json().menu).toEqual(['home', 'car']);
+    await call('PUT', '/v1/control/menus', admin, { menu: before.menu });
   });
 });

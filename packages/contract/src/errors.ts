@@ -123,6 +123,7 @@ export const ErrorCodes = {
   'role.duplicate': { message: 'A role with this name already exists', status: 409 },
   'role.bad-key': { message: 'A role holds only permission keys a sub-user may be granted', status: 400 },
   'role.bad-menu': { message: 'A role holds only menu entries a sub-user may be bound to', status: 400 },
+  'role.common': { message: 'A common role is changed by the system manager only', status: 403 },
   'forward.not-found': { message: 'Forwarding rule not found', status: 404 },
   'forward.duplicate': { message: 'A forwarding rule with this name already exists', status: 409 },
   'forward.unknown-group': { message: 'The group is not a group of the tenant', status: 400 },

@@ -190,6 +190,12 @@ export const PERMISSION_KEYS_BY_SCOPE = {
     'billing:catalogue:update',
     'billing:coupon:query',
     'billing:order:handle',
+    'control:common-role:query',
+    'control:common-role:create',
+    'control:common-role:update',
+    'control:common-role:delete',
+    'control:menu:query',
+    'control:menu:update',
   ],
 } as const satisfies Record<PermissionScope, readonly string[]>;
 

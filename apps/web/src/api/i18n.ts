@@ -133,6 +133,7 @@ const zh: Record<string, string> = {
   'errors.role.duplicate': '该角色名称已存在',
   'errors.role.bad-key': '角色只能包含可授予子用户的权限',
   'errors.role.bad-menu': '角色只能包含子用户可绑定的菜单',
+  'errors.role.common': '通用角色只能由系统管理员修改',
   'errors.job.not-found': '任务不存在',
   'errors.job.duplicate': '该任务名称已存在',
   'errors.job.bad-cron': 'Cron 表达式无效',

@@ -39,6 +39,8 @@
  * - tenant: self (the caller's own account and tenant), registration (calls before login: codes,
  *   registration, forgotten password), subUsers, tenantAdmin (tenants, system side) and
  *   customization: ./tenant.ts
+ * - roles (a tenant's roles and its sub-users' roles), commonRoles (the system manager's roles for every
+ *   tenant) and globalMenu (the header's global menu configuration): ./roles.ts
  * - session (login, logout, the caller's permission map, re-entering the password) and oidc
  *   (third-party login and the caller's link to it): ./control.ts
  *
@@ -71,7 +73,7 @@ import { OpLogRoutes } from './oplog.ts';
 import { CatalogueRoutes, OrderRoutes } from './orders.ts';
 import { GroupRoutes, LabelRoutes } from './org.ts';
 import { RecallRoutes } from './recall.ts';
-import { RoleRoutes } from './roles.ts';
+import { CommonRoleRoutes, GlobalMenuRoutes, RoleRoutes } from './roles.ts';
 import { SignalsRoutes } from './signals.ts';
 import { StatisticsRoutes } from './statistics.ts';
 import { CustomizationRoutes, RegistrationRoutes, SelfRoutes, SubUserRoutes, TenantAdminRoutes } from './tenant.ts';
@@ -110,7 +112,7 @@ export { OpLogRoutes } from './oplog.ts';
 export { CatalogueRoutes, OrderRoutes } from './orders.ts';
 export { GroupRoutes, LabelRoutes } from './org.ts';
 export { RecallRoutes } from './recall.ts';
-export { RoleRoutes } from './roles.ts';
+export { CommonRoleRoutes, GlobalMenuRoutes, RoleRoutes } from './roles.ts';
 export { SignalsRoutes } from './signals.ts';
 export { StatisticsRoutes } from './statistics.ts';
 export { AvatarParams, CustomizationRoutes, RegistrationRoutes, SelfRoutes, SubUserRoutes, TenantAdminRoutes } from './tenant.ts';
@@ -124,6 +126,8 @@ export { WorkOrderRoutes } from './workorder.ts';
 
 export const Routes = {
   roles: RoleRoutes,
+  commonRoles: CommonRoleRoutes,
+  globalMenu: GlobalMenuRoutes,
   things: ThingsRoutes,
   mapping: MappingRoutes,
   data: DataRoutes,

@@ -1,11 +1,12 @@
 import { z } from 'zod';
-import { RoleInputSchema, RoleListSchema, RoleSchema, UserRolesSchema } from '../schemas/roles.ts';
-import { defineRoute, TenantIdParams, TenantParams, TenantUserParams } from './define.ts';
+import { GlobalMenuSchema, RoleInputSchema, RoleListSchema, RoleSchema, UserRolesSchema } from '../schemas/roles.ts';
+import { defineRoute, IdParams, TenantIdParams, TenantParams, TenantUserParams } from './define.ts';
 
 const roles = '/control/tenants/:tenant_id/roles';
 
 /**
- * Spec §6/§7 control roles: a tenant's roles (bundles of permission keys and menus) and the roles of
+ * Spec §6/§7 control roles: a tenant's roles (its own and the common ones, which its manager lists and
+ * gives but does not change) (bundles of permission keys and menus) and the roles of
  * its sub-users. Only the tenant manager changes them; the server enforces a role's keys on its holders.
  */
 export const RoleRoutes = {
@@ -53,5 +54,46 @@ export const RoleRoutes = {
     body: UserRolesSchema,
     response: RoleListSchema,
     permission: 'control:user-role:update',
+  }),
+};
+
+const common = '/control/common-roles';
+
+/** Spec §7 control common-roles: roles the system manager defines for every tenant. */
+export const CommonRoleRoutes = {
+  list: defineRoute({ method: 'GET', path: common, response: RoleListSchema, permission: 'control:common-role:query' }),
+  create: defineRoute({
+    method: 'POST',
+    path: common,
+    body: RoleInputSchema,
+    response: RoleSchema,
+    permission: 'control:common-role:create',
+  }),
+  update: defineRoute({
+    method: 'PUT',
+    path: `${common}/:id`,
+    params: IdParams,
+    body: RoleInputSchema,
+    response: RoleSchema,
+    permission: 'control:common-role:update',
+  }),
+  remove: defineRoute({
+    method: 'DELETE',
+    path: `${common}/:id`,
+    params: IdParams,
+    response: z.object({ ok: z.literal(true) }),
+    permission: 'control:common-role:delete',
+  }),
+};
+
+/** The global menu configuration the header reads (through the global config); the system manager edits it. */
+export const GlobalMenuRoutes = {
+  get: defineRoute({ method: 'GET', path: '/control/menus', response: GlobalMenuSchema, permission: 'control:menu:query' }),
+  update: defineRoute({
+    method: 'PUT',
+    path: '/control/menus',
+    body: GlobalMenuSchema,
+    response: GlobalMenuSchema,
+    permission: 'control:menu:update',
   }),
 };

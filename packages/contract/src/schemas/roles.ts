@@ -18,12 +18,15 @@ export type RoleInput = z.input<typeof RoleInputSchema>;
 
 export const RoleSchema = z.object({
   id: z.string(),
-  tenant_id: z.string(),
+  /** Null for a common role (defined by the system manager for every tenant). */
+  tenant_id: z.string().nullable(),
+  /** A common role: every tenant may give it to its sub-users; only the system manager changes it. */
+  common: z.boolean(),
   name: z.string(),
   description: z.string().nullable(),
   keys: z.array(z.string()),
   menus: z.array(z.string()),
-  /** Sub-users holding the role. */
+  /** Sub-users holding the role (of the caller's tenant; of every tenant for the system manager's list of common roles). */
   user_count: z.number().int(),
   created_at: z.number().int(),
   updated_at: z.number().int(),
@@ -35,3 +38,24 @@ export const RoleListSchema = z.object({ list: z.array(RoleSchema), total: z.num
 /** The roles of one sub-user (replaces them all). */
 export const UserRolesSchema = z.object({ role_ids: z.array(UuidSchema).max(50) });
 export type UserRoles = z.infer<typeof UserRolesSchema>;
+
+/** The top-menu entries the header shows to managers (spec §2 "others use the global menu config"). */
+export const TOP_MENU_KEYS = [
+  'home',
+  'dashboard',
+  'car',
+  'dbc',
+  'test',
+  'ecu',
+  'fence',
+] as const satisfies readonly (typeof MENU_KEYS)[number][];
+
+/** The global menu configuration (spec §3 global permission info `menu`), edited by the system manager. */
+export const GlobalMenuSchema = z.object({
+  /** Visible top-menu entries, in the header's order; at least the home page. */
+  menu: z
+    .array(z.enum(TOP_MENU_KEYS))
+    .max(TOP_MENU_KEYS.length)
+    .refine((m) => m.includes('home'), { message: 'the home page stays in the menu' }),
+});
+export type GlobalMenu = z.infer<typeof GlobalMenuSchema>;

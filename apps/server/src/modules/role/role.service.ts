@@ -11,6 +11,7 @@ const grantable = new Set(GRANTABLE_KEYS);
 export const toRole = (r: RoleRow): Role => ({
   id: r.id,
   tenant_id: r.tenant_id,
+  common: r.tenant_id === null,
   name: r.name,
   description: r.description,
   keys: r.keys,
@@ -37,10 +38,18 @@ function fields(b: RoleInput): RoleFields {
  */
 export function roleService(deps: {
   repo: ReturnType<typeof roleRepository>;
-  changed: (scope: { tenantId: string } | { userId: string }) => void;
+  changed: (scope: { tenantId: string } | { userId: string } | 'all') => void;
 }) {
   const { repo } = deps;
   const notFound = () => new ApiError(404, 'role.not-found');
+
+  /** The tenant's own role `id`: a common one is the system manager's to change. */
+  async function own(auth: Auth, id: string): Promise<RoleRow> {
+    const r = await repo.get(auth, id);
+    if (!r) throw notFound();
+    if (r.tenant_id === null) throw new ApiError(403, 'role.common');
+    return r;
+  }
 
   async function one(auth: Auth, id: string): Promise<Role> {
     const r = await repo.get(auth, id);
@@ -67,7 +76,7 @@ export function roleService(deps: {
 
     async update(auth: Auth, id: string, input: RoleInput): Promise<Role> {
       const f = fields(input);
-      if (!(await repo.get(auth, id))) throw notFound();
+      await own(auth, id);
       const same = await repo.byName(auth, f.name);
       if (same && same.id !== id) throw conflict('role.duplicate', undefined, 'name');
       try {
@@ -81,6 +90,7 @@ export function roleService(deps: {
     },
 
     async remove(auth: Auth, id: string): Promise<{ ok: true }> {
+      await own(auth, id);
       if (!(await repo.remove(auth, id))) throw notFound();
       deps.changed({ tenantId: auth.tenantId });
       return { ok: true };
@@ -92,7 +102,7 @@ export function roleService(deps: {
       return { list: rows.map(toRole), total: rows.length };
     },
 
-    /** Replaces a sub-user's roles; every role must be of the tenant (`role.not-found` otherwise, nothing changed). */
+    /** Replaces a sub-user's roles; every role must be the tenant's or common (`role.not-found` otherwise, nothing changed). */
     async setUserRoles(auth: Auth, userId: string, roleIds: string[]) {
       if (!(await repo.isSubUser(auth, userId))) throw new ApiError(404, 'http.404', 'Sub-user not found');
       const ids = [...new Set(roleIds)];
@@ -101,6 +111,57 @@ export function roleService(deps: {
       deps.changed({ userId });
       const rows = await repo.rolesOf(auth, userId);
       return { list: rows.map(toRole), total: rows.length };
+    },
+  };
+}
+
+/**
+ * Common roles (spec §7 control common-roles): the system manager's roles that every tenant may give
+ * to its sub-users. A change reaches every holder's next call.
+ */
+export function commonRoleService(deps: { repo: ReturnType<typeof roleRepository>; changed: (scope: 'all') => void }) {
+  const { repo } = deps;
+  const notFound = () => new ApiError(404, 'role.not-found');
+  async function one(id: string): Promise<Role> {
+    const r = await repo.getCommon(id);
+    if (!r) throw notFound();
+    return toRole(r);
+  }
+  const save = async (write: () => Promise<unknown>) => {
+    try {
+      return await write();
+    } catch (e) {
+      if (isUniqueViolation(e)) throw conflict('role.duplicate', undefined, 'name');
+      throw e;
+    }
+  };
+
+  return {
+    async list() {
+      const rows = await repo.listCommon();
+      return { list: rows.map(toRole), total: rows.length };
+    },
+
+    async create(auth: Auth, input: RoleInput): Promise<Role> {
+      const f = fields(input);
+      if (await repo.commonByName(f.name)) throw conflict('role.duplicate', undefined, 'name');
+      return one((await save(() => repo.insertCommon(auth, f))) as string);
+    },
+
+    async update(id: string, input: RoleInput): Promise<Role> {
+      const f = fields(input);
+      if (!(await repo.getCommon(id))) throw notFound();
+      const same = await repo.commonByName(f.name);
+      if (same && same.id !== id) throw conflict('role.duplicate', undefined, 'name');
+      await save(() => repo.updateCommon(id, f));
+      deps.changed('all');
+      return one(id);
+    },
+
+    async remove(id: string): Promise<{ ok: true }> {
+      if (!(await repo.removeCommon(id))) throw notFound();
+      deps.changed('all');
+      return { ok: true };
     },
   };
 }

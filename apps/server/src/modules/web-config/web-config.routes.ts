@@ -1,6 +1,8 @@
 import { Routes } from '@loggerhead/contract';
 import type { AppContext, LoggerheadApp } from '../../app.ts';
 import { route } from '../../lib/route.ts';
+import { globalMenu } from '../role/role.routes.ts';
+import { settingsRepository } from '../role/settings.repository.ts';
 
 /**
  * The global system configuration the console loads before any navigation
@@ -8,11 +10,13 @@ import { route } from '../../lib/route.ts';
  */
 export function webConfigRoutes(app: LoggerheadApp, ctx: AppContext) {
   const tags = ['web'];
+  const settings = settingsRepository(ctx.database.raw);
   route(app, Routes.webConfig.globalConfig, { tags }, async () => ({
     loginLogo: '',
     cloudname: 'Loggerhead',
     homepageLogo: '',
-    menu: ['home', 'dashboard', 'car', 'dbc', 'test', 'ecu', 'fence'],
+    // The system manager's global menu configuration (the header's top menu for managers).
+    menu: await globalMenu(settings),
     link: JSON.stringify({
       systemLanguage: 'zh',
       lowCodeUrl: '',

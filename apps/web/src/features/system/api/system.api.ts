@@ -53,6 +53,13 @@ export const systemApi = {
   createNotice: (body: RouteBody<typeof N.create>) => call(N.create, { body }),
   updateNotice: (id: string, body: RouteBody<typeof N.update>) => call(N.update, { params: { id }, body }),
   removeNotice: (id: string) => call(N.remove, { params: { id } }),
+  commonRoles: (signal?: AbortSignal) => call(Routes.commonRoles.list, { signal }),
+  createCommonRole: (body: RouteBody<typeof Routes.commonRoles.create>) => call(Routes.commonRoles.create, { body }),
+  updateCommonRole: (id: string, body: RouteBody<typeof Routes.commonRoles.update>) =>
+    call(Routes.commonRoles.update, { params: { id }, body }),
+  removeCommonRole: (id: string) => call(Routes.commonRoles.remove, { params: { id } }),
+  globalMenu: (signal?: AbortSignal) => call(Routes.globalMenu.get, { signal }),
+  setGlobalMenu: (body: RouteBody<typeof Routes.globalMenu.update>) => call(Routes.globalMenu.update, { body }),
 };
 
 export const systemKeys = {
@@ -67,6 +74,8 @@ export const systemKeys = {
   pushLogs: (q: PushLogFilter) => [...systemKeys.all, 'push-logs', q] as const,
   notices: () => [...systemKeys.all, 'notices'] as const,
   noticeList: (q: NoticeFilter) => [...systemKeys.notices(), q] as const,
+  commonRoles: () => [...systemKeys.all, 'common-roles'] as const,
+  globalMenu: () => [...systemKeys.all, 'global-menu'] as const,
 };
 
 export const noticeListQuery = (q: NoticeFilter) =>

@@ -2,14 +2,19 @@ import { Card, Tabs, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { AuditPanel } from '../components/audit-panel.tsx';
+import { CommonRolesPanel } from '../components/common-roles-panel.tsx';
+import { GlobalMenuPanel } from '../components/global-menu-panel.tsx';
 import { NoticePanel } from '../components/notice-panel.tsx';
 import { OrderPanel } from '../components/order-panel.tsx';
 import { PushLogPanel } from '../components/push-log-panel.tsx';
 import { TenantListPanel } from '../components/tenant-list-panel.tsx';
 
-const TABS = ['audit', 'tenants', 'orders', 'notices', 'push-log'] as const;
+const TABS = ['audit', 'tenants', 'orders', 'notices', 'roles', 'menus', 'push-log'] as const;
 
-/** System setting (system managers only, spec §2): tenant audit, tenant list, orders (payments to confirm), announcements and the notification push log. */
+/**
+ * System setting (system managers only, spec §2): tenant audit, tenant list, orders (payments to
+ * confirm), announcements, common roles, the global menu and the notification push log.
+ */
 export default function SystemSettingPage() {
   const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
@@ -28,6 +33,8 @@ export default function SystemSettingPage() {
           { key: 'tenants', label: t('system.tab.tenants'), children: <TenantListPanel /> },
           { key: 'orders', label: t('system.tab.orders'), children: <OrderPanel /> },
           { key: 'notices', label: t('system.tab.notices'), children: <NoticePanel /> },
+          { key: 'roles', label: t('system.tab.roles'), children: <CommonRolesPanel /> },
+          { key: 'menus', label: t('system.tab.menus'), children: <GlobalMenuPanel /> },
           { key: 'push-log', label: t('system.tab.pushLog'), children: <PushLogPanel /> },
         ]}
       />

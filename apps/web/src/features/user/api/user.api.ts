@@ -60,6 +60,17 @@ export const userApi = {
       body: { type, destination, purpose: 'modify', area_code: type === 1 ? areaCode : undefined },
     }),
 
+  roles: (tenantId: string, signal?: AbortSignal) => call(Routes.roles.list, { params: { tenant_id: tenantId }, signal }),
+  createRole: (tenantId: string, body: RouteBody<typeof Routes.roles.create>) =>
+    call(Routes.roles.create, { params: { tenant_id: tenantId }, body }),
+  updateRole: (tenantId: string, id: string, body: RouteBody<typeof Routes.roles.update>) =>
+    call(Routes.roles.update, { params: { tenant_id: tenantId, id }, body }),
+  removeRole: (tenantId: string, id: string) => call(Routes.roles.remove, { params: { tenant_id: tenantId, id } }),
+  userRoles: (tenantId: string, userId: string, signal?: AbortSignal) =>
+    call(Routes.roles.userRoles, { params: user(tenantId, userId), signal }),
+  setUserRoles: (tenantId: string, userId: string, roleIds: string[]) =>
+    call(Routes.roles.setUserRoles, { params: user(tenantId, userId), body: { role_ids: roleIds } }),
+
   opLogs: (tenantId: string, q: OpLogFilter, signal?: AbortSignal) =>
     call(Routes.oplog.list, { params: { tenant_id: tenantId }, query: { ...q }, signal }),
 };
@@ -70,7 +81,16 @@ export const userKeys = {
   subUserList: (tenantId: string | null, q: SubUserFilter) => [...userKeys.subUsers(tenantId), q] as const,
   devices: (tenantId: string | null) => [...userKeys.all, 'devices', tenantId] as const,
   opLogs: (tenantId: string | null, q: OpLogFilter) => [...userKeys.all, 'op-logs', tenantId, q] as const,
+  roles: (tenantId: string | null) => [...userKeys.all, 'roles', tenantId] as const,
+  userRoles: (tenantId: string | null, userId: string) => [...userKeys.roles(tenantId), 'of', userId] as const,
 };
+
+export const rolesQuery = (tenantId: string | null) =>
+  queryOptions({
+    queryKey: userKeys.roles(tenantId),
+    queryFn: ({ signal }) => userApi.roles(tenantId as string, signal),
+    enabled: Boolean(tenantId),
+  });
 
 export const subUserListQuery = (tenantId: string | null, q: SubUserFilter) =>
   queryOptions({

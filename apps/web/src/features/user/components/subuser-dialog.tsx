@@ -13,13 +13,14 @@ import { Alert, App, Checkbox, Form, type FormRule, Input, Modal, Tabs } from 'a
 import type { TFunction } from 'i18next';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { grantsForMenus, READ_PRESET, SUB_USER_MENUS } from '../../../components/roles/grants.ts';
+import { GrantsTree } from '../../../components/roles/grants-tree.tsx';
 import { rules } from '../../../components/widgets/account-rules.ts';
 import { PhoneInput } from '../../../components/widgets/phone-input.tsx';
 import { useServerErrors } from '../../../components/widgets/use-server-errors.ts';
 import { userApi, userKeys } from '../api/user.api.ts';
 import { DeviceAccessEditor } from './device-access-editor.tsx';
-import { GrantsTree } from './grants-tree.tsx';
-import { grantsForMenus, initialPasswordOf, READ_PRESET, SUB_USER_MENUS } from './subuser-form.ts';
+import { initialPasswordOf } from './subuser-form.ts';
 
 interface Values {
   username: string;

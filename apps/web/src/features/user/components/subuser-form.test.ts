@@ -1,15 +1,7 @@
 import { GRANTABLE_KEYS, permissionDef } from '@loggerhead/contract/permissions.ts';
 import { describe, expect, it } from 'vitest';
-import {
-  GRANT_GROUPS,
-  grantsForMenus,
-  initialPasswordOf,
-  READ_PRESET,
-  SUB_USER_MENUS,
-  setAccess,
-  WRITE_PRESET,
-  withAccess,
-} from './subuser-form.ts';
+import { GRANT_GROUPS, grantsForMenus, READ_PRESET, SUB_USER_MENUS, WRITE_PRESET } from '../../../components/roles/grants.ts';
+import { initialPasswordOf, setAccess, withAccess } from './subuser-form.ts';
 
 describe('sub-user form', () => {
   it('offers every menu but sub-user management and system setting', () => {

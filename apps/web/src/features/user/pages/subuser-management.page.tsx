@@ -2,21 +2,44 @@ import { PlusOutlined } from '@ant-design/icons';
 import { Routes } from '@loggerhead/contract/routes/index.ts';
 import type { SubUser } from '@loggerhead/contract/schemas/accounts.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Form, Input, Popconfirm, Space, Switch, Table, Tag, Typography } from 'antd';
-import { useState } from 'react';
+import { App, Button, Card, Form, Input, Popconfirm, Space, Switch, Table, Tabs, Tag, Typography } from 'antd';
+import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
 import { useReauth } from '../../../components/widgets/reauth-dialog.tsx';
 import { EMPTY, formatDateTime } from '../../../lib/format.ts';
 import { mayCall } from '../../../session/can.ts';
 import { useSession } from '../../../session/use-session.ts';
 import { type SubUserFilter, subUserListQuery, userApi, userKeys } from '../api/user.api.ts';
 import { ResetPasswordDialog } from '../components/reset-password-dialog.tsx';
+import { RolesPanel } from '../components/roles-panel.tsx';
 import { SubUserDialog } from '../components/subuser-dialog.tsx';
+import { UserRolesDialog } from '../components/user-roles-dialog.tsx';
 
 const PAGE_SIZE = 10;
 
-/** Sub-user management (spec §2, §3, §6): the tenant manager's list of sub-users. */
+/** Sub-user management (spec §2, §3, §6): the tenant manager's sub-users and the roles it gives them. */
 export default function SubuserManagementPage() {
+  const { t } = useTranslation();
+  const { tenantId } = useSession();
+  const [params, setParams] = useSearchParams();
+  const tab = params.get('tab') === 'roles' ? 'roles' : 'subusers';
+  const items: { key: string; label: string; children: ReactNode }[] = [
+    { key: 'subusers', label: t('user.subusers.tab.list'), children: <SubUsersPanel /> },
+  ];
+  if (mayCall(Routes.roles.list)) items.push({ key: 'roles', label: t('user.roles.tab'), children: <RolesPanel tenantId={tenantId} /> });
+  return (
+    <Card variant="borderless">
+      <Typography.Title level={3} style={{ marginTop: 0 }}>
+        {t('user.subusers.title')}
+      </Typography.Title>
+      <Tabs activeKey={tab} onChange={(k) => setParams({ tab: k }, { replace: true })} destroyOnHidden items={items} />
+    </Card>
+  );
+}
+
+/** The tenant manager's list of sub-users. */
+function SubUsersPanel() {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const qc = useQueryClient();
@@ -25,6 +48,7 @@ export default function SubuserManagementPage() {
   const list = useQuery(subUserListQuery(tenantId, filter));
   const [dialog, setDialog] = useState<{ editing: SubUser | null } | null>(null);
   const [resetting, setResetting] = useState<SubUser | null>(null);
+  const [roleOf, setRoleOf] = useState<SubUser | null>(null);
   const [reauth, reauthDialog] = useReauth();
 
   const invalidate = () => qc.invalidateQueries({ queryKey: userKeys.subUsers(tenantId) });
@@ -42,10 +66,7 @@ export default function SubuserManagementPage() {
   });
 
   return (
-    <Card variant="borderless">
-      <Typography.Title level={3} style={{ marginTop: 0 }}>
-        {t('user.subusers.title')}
-      </Typography.Title>
+    <>
       <Space style={{ width: '100%', justifyContent: 'space-between', marginBottom: 16 }} wrap>
         <Form
           layout="inline"
@@ -123,12 +144,17 @@ export default function SubuserManagementPage() {
             title: t('user.common.actions'),
             key: 'actions',
             fixed: 'right',
-            width: 220,
+            width: 270,
             render: (_v, r) => (
               <Space size={0}>
                 {mayCall(Routes.subUsers.update) && (
                   <Button type="link" size="small" onClick={() => setDialog({ editing: r })}>
                     {t('user.common.edit')}
+                  </Button>
+                )}
+                {mayCall(Routes.roles.setUserRoles) && (
+                  <Button type="link" size="small" onClick={() => setRoleOf(r)}>
+                    {t('user.roles.assign')}
                   </Button>
                 )}
                 {mayCall(Routes.subUsers.resetPassword) && (
@@ -162,7 +188,8 @@ export default function SubuserManagementPage() {
       />
       <SubUserDialog open={dialog !== null} editing={dialog?.editing ?? null} tenantId={tenantId} onClose={() => setDialog(null)} />
       <ResetPasswordDialog user={resetting} tenantId={tenantId} onClose={() => setResetting(null)} />
+      <UserRolesDialog tenantId={tenantId} user={roleOf} onClose={() => setRoleOf(null)} />
       {reauthDialog}
-    </Card>
+    </>
   );
 }

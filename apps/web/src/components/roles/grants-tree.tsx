@@ -1,6 +1,6 @@
 import { Button, Space, Tree } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { GRANT_GROUPS, READ_PRESET, WRITE_PRESET } from './subuser-form.ts';
+import { GRANT_GROUPS, READ_PRESET, WRITE_PRESET } from './grants.ts';
 
 /**
  * The API permissions granted to a sub-user (spec §6), grouped readable / read-write /
@@ -11,20 +11,20 @@ export function GrantsTree({ value = [], onChange }: { value?: string[]; onChang
   const { t } = useTranslation();
   const treeData = GRANT_GROUPS.map((g) => ({
     key: `group:${g.scope}`,
-    title: t(`user.subusers.grants.group.${g.scope}`),
+    title: t(`roles.grants.group.${g.scope}`),
     children: g.keys.map((k) => ({ key: k, title: <code>{k}</code> })),
   }));
   return (
     <Space orientation="vertical" style={{ width: '100%' }}>
       <Space wrap>
         <Button size="small" onClick={() => onChange?.([...READ_PRESET])}>
-          {t('user.subusers.grants.presetRead')}
+          {t('roles.grants.presetRead')}
         </Button>
         <Button size="small" onClick={() => onChange?.([...WRITE_PRESET])}>
-          {t('user.subusers.grants.presetWrite')}
+          {t('roles.grants.presetWrite')}
         </Button>
         <Button size="small" onClick={() => onChange?.([])}>
-          {t('user.subusers.grants.none')}
+          {t('roles.grants.none')}
         </Button>
       </Space>
       <div style={{ maxHeight: 320, overflow: 'auto', border: '1px solid #f0f0f0', borderRadius: 6, padding: 8 }}>

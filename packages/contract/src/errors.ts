@@ -91,6 +91,7 @@ export const ErrorCodes = {
   'things.bad-channel': { message: 'The device has no such CAN channel', status: 400 },
   'things.unknown-label': { message: "A device label must be a label of the tenant's label registry", status: 400 },
   'things.duplicate-label': { message: 'A device carries each label once', status: 400 },
+  'things.parent-cycle': { message: 'A device cannot be a child of itself or of one of its own children', status: 400 },
   'label.not-found': { message: 'Label not found', status: 404 },
   'label.duplicate': { message: 'A label with this name already exists', status: 409 },
   'function-block.not-found': { message: 'Function block not found', status: 404 },

@@ -1,4 +1,4 @@
-import { parseTopic, upTopic } from '@loggerhead/can/protocol/topics.ts';
+import { childUpTopic, parseTopic, type Uplink, upTopic } from '@loggerhead/can/protocol/topics.ts';
 import { type DeviceAgent, DeviceCodes } from './commands.ts';
 import type { LoggerDevice } from './logger-device.ts';
 
@@ -42,11 +42,17 @@ export class ModelDevice {
   private timer: ReturnType<typeof setInterval> | null = null;
   private readonly types = new Map<string, { dataType: number; readOnly: boolean }>();
 
+  /**
+   * `device` is the connection it speaks on. With `childId` it is a child of that gateway: its uplinks
+   * go on `up/sub/{childId}/…`, its twin deltas come on `down/sub/{childId}/twin`, and it has no
+   * operations (`agent` null).
+   */
   constructor(
     readonly device: LoggerDevice,
-    agent: DeviceAgent,
+    agent: DeviceAgent | null,
     readonly blocks: ModelBlockSpec[],
     private readonly random: () => number = Math.random,
+    readonly childId?: string,
   ) {
     for (const b of blocks) {
       this.state[b.name] = {};
@@ -54,8 +60,8 @@ export class ModelDevice {
         this.state[b.name][p.identifier] = initial(p.data_type, p.default_value);
         this.types.set(`${b.name}.${p.identifier}`, { dataType: p.data_type, readOnly: p.read_only ?? false });
       }
-      for (const op of b.json_schema.operations ?? [])
-        agent.on(`${b.name}.${op.identifier}`, (params) => {
+      for (const op of agent ? (b.json_schema.operations ?? []) : [])
+        agent?.on(`${b.name}.${op.identifier}`, (params) => {
           for (const p of op.params ?? []) {
             const v = params[p.identifier];
             if (v === undefined ? p.required : !typeOk(p.data_type, v))
@@ -64,9 +70,22 @@ export class ModelDevice {
           return { code: DeviceCodes.ok, message: 'ok', payload: { operation: `${b.name}.${op.identifier}`, params } };
         });
     }
+    const twinKind = childId ? `sub/${childId}/twin` : 'twin';
     device.downlinkHandlers.push((topic, payload) => {
-      if (parseTopic(topic)?.kind === 'twin') void this.onDesired(payload);
+      if (parseTopic(topic)?.kind === twinKind) void this.onDesired(payload);
     });
+  }
+
+  /** Where its uplink of `kind` goes: its own topic, or its gateway's for it. */
+  topic(kind: Uplink): string {
+    const id = this.device.opts.deviceId;
+    return this.childId ? childUpTopic(id, this.childId, kind) : upTopic(id, kind);
+  }
+
+  /** A child tells its online state through its gateway (a device of its own connection has its will). */
+  async announce(online: boolean): Promise<void> {
+    if (!this.childId) return;
+    await this.device.client?.publishAsync(this.topic('status'), JSON.stringify({ online }), { qos: 1 });
   }
 
   /** Moves each read-only number a little, as a sensor does. */
@@ -84,7 +103,7 @@ export class ModelDevice {
     if (!c) throw new Error('not connected');
     const body: Record<string, unknown> = { ts: Date.now(), properties: this.state };
     if (events.length) body.events = events;
-    await c.publishAsync(upTopic(this.device.opts.deviceId, 'telemetry'), JSON.stringify(body), { qos: 1 });
+    await c.publishAsync(this.topic('telemetry'), JSON.stringify(body), { qos: 1 });
   }
 
   /** Reports every `ms` until stopped. */
@@ -119,7 +138,7 @@ export class ModelDevice {
     this.applied.push(m.version as number);
     const c = this.device.client;
     await c?.publishAsync(
-      upTopic(this.device.opts.deviceId, 'twin'),
+      this.topic('twin'),
       JSON.stringify({ version: m.version, code, message: code ? 'some values refused' : 'ok', reported: this.state }),
       { qos: 1 },
     );

@@ -13,7 +13,17 @@ export interface RemoteDeviceOptions extends DeviceOptions {
   canFd?: boolean;
   /** The function blocks of its info model: it then also reports JSON telemetry and keeps a twin (model-device.ts). */
   model?: ModelBlockSpec[];
+  /**
+   * It is a gateway: the device IDs of its children, each a device of `model` whose telemetry and
+   * twin it forwards on its own connection (`up/sub/{child}/…`, docs/device-protocol.md). The
+   * gateway itself then reports no telemetry.
+   */
+  children?: string[];
 }
+
+/** `n` child device IDs of a gateway: its own ID with the last four digits counting from 0001. */
+export const childIds = (gatewayId: string, n: number) =>
+  Array.from({ length: n }, (_, i) => `${gatewayId.slice(0, 16)}${(i + 1).toString(16).toUpperCase().padStart(4, '0')}`);
 
 /**
  * A simulated logger that plays every remote operation: CAN sending, configuration, SD-card
@@ -29,6 +39,8 @@ export class RemoteDevice {
   readonly uds: UdsRelay;
   readonly firmware: FirmwareSlot;
   readonly model: ModelDevice | null;
+  /** A gateway's children, by device ID. */
+  readonly children: ModelDevice[];
 
   constructor(readonly opts: RemoteDeviceOptions) {
     this.device = new LoggerDevice(opts);
@@ -43,15 +55,28 @@ export class RemoteDevice {
     this.uds.attach(this.agent);
     this.firmware = new FirmwareSlot(this.device);
     this.firmware.attach(this.agent);
-    this.model = opts.model ? new ModelDevice(this.device, this.agent, opts.model) : null;
+    const children = opts.children ?? [];
+    this.model = opts.model && !children.length ? new ModelDevice(this.device, this.agent, opts.model) : null;
+    this.children = children.map((id) => new ModelDevice(this.device, null, opts.model ?? [], Math.random, id));
   }
 
-  connect() {
-    return this.device.connect();
+  async connect() {
+    await this.device.connect();
+    for (const c of this.children) await c.announce(true);
+  }
+
+  /** Reports every `ms`: its own model's telemetry, or each child's. */
+  start(ms: number) {
+    this.model?.start(ms);
+    for (const c of this.children) c.start(ms);
   }
 
   async close() {
     this.model?.stop();
+    for (const c of this.children) {
+      c.stop();
+      await c.announce(false).catch(() => {});
+    }
     this.bus.stop();
     await this.device.drain().catch(() => {});
     await this.device.close();

@@ -6,12 +6,12 @@ import { parseDtcCode } from '@loggerhead/can/uds/uds.ts';
 import { SimulatedEcu } from '@loggerhead/simulator/ecu-sim.ts';
 import { replay } from '@loggerhead/simulator/logger-device.ts';
 import type { ModelBlockSpec } from '@loggerhead/simulator/model-device.ts';
-import { RemoteDevice } from '@loggerhead/simulator/remote-device.ts';
+import { childIds, RemoteDevice } from '@loggerhead/simulator/remote-device.ts';
 import { describeSkipped, readLogFile } from '../lib/log-file.ts';
 
 const HELP = `Usage:
   loggerhead remote-device --broker URL --device ID --key KEY [--sd DIR] [--ecus FILE] [--replay LOG] [--no-canfd] [--mqtt5]
-                           [--telemetry BLOCKS.json [--interval MS]]
+                           [--telemetry BLOCKS.json [--interval MS]] [--children N|ID,ID,…]
 
 Connects as a logger that answers remote operations until Ctrl-C: CAN sending, configuration,
 file recall (the files of --sd DIR are its SD card), firmware upgrades, and UDS to the simulated
@@ -27,7 +27,13 @@ With --telemetry BLOCKS.json (the function blocks of its info model, as GET
 /v1/mapping-mgmt/tenants/{tenant}/info-models/{id}/function-blocks answers) it is a plain device of
 that model: every --interval ms (default 1000) it reports its status properties as JSON telemetry
 (read-only numbers drifting), applies the desired values it is sent and reports them back, and
-answers the model's operations.`;
+answers the model's operations.
+
+With --children it is a gateway: N children (device IDs: its own ID with the last four digits
+0001…N, printed at start) or the children whose IDs are listed, each a device of the --telemetry
+model whose telemetry, twin acknowledgements and online state it forwards on its own connection
+(up/sub/{child}/…; docs/device-protocol.md). Add the children on the platform first, with this
+gateway as their parent.`;
 
 const hexId = (v: unknown) => (typeof v === 'number' ? v : Number.parseInt(String(v).replace(/^0x/i, ''), 16));
 
@@ -74,6 +80,7 @@ export async function remoteDevice(args: string[]): Promise<number> {
         mqtt5: { type: 'boolean' },
         telemetry: { type: 'string' },
         interval: { type: 'string' },
+        children: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }).values;
@@ -100,6 +107,19 @@ export async function remoteDevice(args: string[]): Promise<number> {
       return 1;
     }
   }
+  let children: string[] = [];
+  if (v.children !== undefined) {
+    const text = String(v.children).trim();
+    children = /^\d+$/.test(text) ? childIds(v.device as string, Number(text)) : text.split(',').map((c) => c.trim().toUpperCase());
+    if (!children.length || children.length > 1000 || !children.every((c) => /^[0-9A-F]{20}$/.test(c))) {
+      console.error('loggerhead remote-device: --children is a count (1-1000) or a list of 20-hex device IDs');
+      return 2;
+    }
+    if (!model) {
+      console.error('loggerhead remote-device: --children needs --telemetry (the model its children report)');
+      return 2;
+    }
+  }
   const interval = Number(v.interval ?? 1000);
   if (!Number.isFinite(interval) || interval < 100) {
     console.error('loggerhead remote-device: --interval is at least 100 ms');
@@ -112,6 +132,7 @@ export async function remoteDevice(args: string[]): Promise<number> {
     key: v.key as string,
     protocolVersion: v.mqtt5 ? 5 : 4,
     canFd: !v['no-canfd'],
+    children,
   });
   let frames: CanFrame[] = [];
   if (v.replay) {
@@ -146,14 +167,18 @@ export async function remoteDevice(args: string[]): Promise<number> {
     await sim.close().catch(() => {});
     return 1;
   }
-  sim.model?.start(interval);
+  sim.start(interval);
   const stop = new AbortController();
   const replaying = frames.length
     ? replay(sim.device, frames, { realtime: true, loop: true, signal: stop.signal }).catch((e) => {
         console.error(`loggerhead remote-device: the replay stopped: ${(e as Error).message}`);
       })
     : Promise.resolve();
-  const modelled = sim.model ? `, reporting ${sim.model.blocks.length} function block(s) every ${interval} ms` : '';
+  const modelled = sim.model
+    ? `, reporting ${sim.model.blocks.length} function block(s) every ${interval} ms`
+    : children.length
+      ? `, gateway of ${children.length} child(ren) reporting every ${interval} ms: ${children.join(', ')}`
+      : '';
   const replayed = frames.length ? `, replaying ${frames.length} frame(s) of ${path.basename(v.replay as string)}` : '';
   console.log(
     `connected as ${v.device}: ${sim.sd.files.size} file(s) on the SD card, ${sim.uds.ecus.length} ECU(s)${replayed}${modelled}; Ctrl-C to stop`,

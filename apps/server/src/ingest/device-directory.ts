@@ -11,10 +11,14 @@ export interface DeviceIdentity {
 
 interface Entry extends DeviceIdentity {
   key: string;
+  parentThingsId: string | null;
+  parentDeviceId: string | null;
   at: number;
 }
 
 const TTL_MS = 30_000;
+/** How long a child's parent is trusted from the cache: an unbound child stops being forwarded within this. */
+const PARENT_TTL_MS = 5_000;
 
 export type DeviceEventKind = 'connect' | 'disconnect' | 'error' | 'malformed' | 'status' | 'auth-failed' | 'upload';
 
@@ -61,11 +65,22 @@ export class DeviceDirectory {
     await this.flushMalformed().catch(() => {});
   }
 
-  private async load(deviceId: string): Promise<Entry | null> {
+  private async load(deviceId: string, ttl = TTL_MS): Promise<Entry | null> {
     const hit = this.cache.get(deviceId);
-    if (hit !== undefined && (hit === null ? false : Date.now() - hit.at < TTL_MS)) return hit;
+    if (hit !== undefined && (hit === null ? false : Date.now() - hit.at < ttl)) return hit;
     const r = await this.repo.byDeviceId(deviceId);
-    const e = r ? { deviceId, thingsId: r.id, tenantId: r.tenant_id, key: r.things_key, thingType: r.thing_type, at: Date.now() } : null;
+    const e = r
+      ? {
+          deviceId,
+          thingsId: r.id,
+          tenantId: r.tenant_id,
+          key: r.things_key,
+          thingType: r.thing_type,
+          parentThingsId: r.parent_things_id,
+          parentDeviceId: r.parent_device_id,
+          at: Date.now(),
+        }
+      : null;
     if (e) this.cache.set(deviceId, e);
     else this.cache.delete(deviceId);
     return e;
@@ -84,6 +99,21 @@ export class DeviceDirectory {
   async identify(deviceId: string): Promise<DeviceIdentity | null> {
     const e = await this.load(deviceId);
     return e ? { deviceId: e.deviceId, thingsId: e.thingsId, tenantId: e.tenantId, thingType: e.thingType } : null;
+  }
+
+  /**
+   * The child `childDeviceId` of `gateway` for an uplink the gateway forwards, or null when there is
+   * no such device or it is not the gateway's child (another gateway's, nobody's, another tenant's).
+   */
+  async childOf(gateway: DeviceIdentity, childDeviceId: string): Promise<DeviceIdentity | null> {
+    const e = await this.load(childDeviceId, PARENT_TTL_MS);
+    if (!e || e.parentThingsId !== gateway.thingsId || e.tenantId !== gateway.tenantId) return null;
+    return { deviceId: e.deviceId, thingsId: e.thingsId, tenantId: e.tenantId, thingType: e.thingType };
+  }
+
+  /** The device ID of the gateway `deviceId` is a child of, or null: its downlinks go through that gateway too. */
+  async gatewayOf(deviceId: string): Promise<string | null> {
+    return (await this.load(deviceId, PARENT_TTL_MS))?.parentDeviceId ?? null;
   }
 
   forget(deviceId: string) {

@@ -1,15 +1,27 @@
 import type { GpsFix } from '@loggerhead/can/protocol/messages.ts';
 import type { RawSql } from '../db/client.ts';
 
+interface DeviceRow {
+  id: string;
+  tenant_id: string;
+  things_key: string;
+  thing_type: number;
+  /** Its gateway's thing and device ID, when it is a child. */
+  parent_things_id: string | null;
+  parent_device_id: string | null;
+}
+
 /**
  * What the ingest reads and writes about devices: identity by device ID (unique platform-wide, so
  * not scoped by tenant), online state and status, the device event log, malformed counts, GPS fixes.
  */
 export function ingestDevicesRepository(raw: RawSql) {
   return {
-    async byDeviceId(deviceId: string): Promise<{ id: string; tenant_id: string; things_key: string; thing_type: number } | null> {
-      const { rows } = await raw.query<{ id: string; tenant_id: string; things_key: string; thing_type: number }>(
-        'select id, tenant_id, things_key, thing_type from things where third_things_id = $1',
+    async byDeviceId(deviceId: string): Promise<DeviceRow | null> {
+      const { rows } = await raw.query<DeviceRow>(
+        `select t.id, t.tenant_id, t.things_key, t.thing_type, t.parent_things_id, p.third_things_id as parent_device_id
+           from things t left join things p on p.id = t.parent_things_id and p.tenant_id = t.tenant_id
+          where t.third_things_id = $1`,
         [deviceId],
       );
       return rows[0] ?? null;

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import os from 'node:os';
-import { SERVER_FILTER, SERVER_SHARED_FILTER } from '@loggerhead/can/protocol/topics.ts';
+import { parseTopic, SERVER_FILTER, SERVER_SHARED_FILTER, TOPIC_ROOT } from '@loggerhead/can/protocol/topics.ts';
 import { Aedes } from 'aedes';
 import type { Config } from '../config.ts';
 import { bytesCodec } from '../db/bytea.ts';
@@ -118,6 +118,17 @@ export async function createIngest(opts: { config: Config; database: Database; e
       onClose: closing,
     });
   }
+
+  // A child's downlinks also go to its gateway, on `down/sub/{child}/…` (docs/device-protocol.md):
+  // a child that has no connection of its own gets them there.
+  const publishDirect = broker.publish.bind(broker);
+  broker.publish = async (topic, payload) => {
+    await publishDirect(topic, payload);
+    const t = parseTopic(topic);
+    if (t?.direction !== 'down') return;
+    const gateway = await devices.gatewayOf(t.deviceId);
+    if (gateway) await publishDirect(`${TOPIC_ROOT}/${gateway}/down/sub/${t.deviceId}/${t.kind}`, payload);
+  };
 
   return {
     broker,

@@ -9,7 +9,7 @@ import {
   parseTwinAck,
   type TwinAck,
 } from '@loggerhead/can/protocol/messages.ts';
-import { isUplink, parseTopic } from '@loggerhead/can/protocol/topics.ts';
+import { isUplink, parseChildKind, parseTopic } from '@loggerhead/can/protocol/topics.ts';
 import type { RawSql } from '../db/client.ts';
 import type { ChunkWriter } from './chunk-writer.ts';
 import type { DeviceDirectory, DeviceIdentity } from './device-directory.ts';
@@ -72,6 +72,21 @@ export class UplinkPipeline {
   }
 
   async handle(d: DeviceIdentity, kind: string, topic: string, payload: Uint8Array): Promise<UplinkResult> {
+    const sub = parseChildKind(kind);
+    if (sub) {
+      // A gateway forwarding a child's uplink (docs/device-protocol.md): stored as the child's own,
+      // only for a child of this gateway; anything else is refused and counted on the gateway.
+      const child = await this.devices.childOf(d, sub.childId);
+      if (!child) {
+        this.devices.malformedUplink(d, topic, `${sub.childId} is not a child of this gateway`);
+        return 'malformed';
+      }
+      return this.handleOwn(child, sub.kind, topic, payload);
+    }
+    return this.handleOwn(d, kind, topic, payload);
+  }
+
+  private async handleOwn(d: DeviceIdentity, kind: string, topic: string, payload: Uint8Array): Promise<UplinkResult> {
     if (!isUplink(kind)) {
       this.devices.malformedUplink(d, topic, 'unknown uplink topic');
       return 'malformed';

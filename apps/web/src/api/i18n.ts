@@ -100,6 +100,7 @@ const zh: Record<string, string> = {
   'errors.things.bad-channel': '设备没有该 CAN 通道',
   'errors.things.unknown-label': '设备标签必须是租户标签库中的标签',
   'errors.things.duplicate-label': '同一标签在设备上只能出现一次',
+  'errors.things.parent-cycle': '设备不能成为自身或其子设备的子设备',
   'errors.label.not-found': '标签不存在',
   'errors.label.duplicate': '该标签名称已存在',
   'errors.twin.unknown-property': '设备的物模型没有该状态属性',

@@ -8,6 +8,8 @@ export const UPLINKS = ['frames', 'status', 'gps', 'resp', 'telemetry', 'twin'] 
 export type Uplink = (typeof UPLINKS)[number];
 
 export const upTopic = (deviceId: string, kind: Uplink) => `${TOPIC_ROOT}/${deviceId}/up/${kind}`;
+/** What a gateway publishes for its child `childId` (docs/device-protocol.md, gateways). */
+export const childUpTopic = (gatewayId: string, childId: string, kind: Uplink) => `${TOPIC_ROOT}/${gatewayId}/up/sub/${childId}/${kind}`;
 export const downTopic = (deviceId: string, kind: string) => `${TOPIC_ROOT}/${deviceId}/down/${kind}`;
 /** What a device subscribes to for commands, config and other downlinks. */
 export const downFilter = (deviceId: string) => `${TOPIC_ROOT}/${deviceId}/down/#`;
@@ -35,4 +37,11 @@ export function parseTopic(topic: string): ParsedTopic | null {
 
 export function isUplink(kind: string): kind is Uplink {
   return (UPLINKS as readonly string[]).includes(kind);
+}
+
+/** `sub/{childId}/{kind}` of a gateway's uplink topic: the child and the uplink it forwards, else null. */
+export function parseChildKind(kind: string): { childId: string; kind: string } | null {
+  const parts = kind.split('/');
+  if (parts.length !== 3 || parts[0] !== 'sub' || !DEVICE_ID_PATTERN.test(parts[1])) return null;
+  return { childId: parts[1], kind: parts[2] };
 }

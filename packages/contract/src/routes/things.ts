@@ -4,6 +4,7 @@ import {
   DeviceEventPageSchema,
   DeviceTypeCreateSchema,
   DeviceTypeSchema,
+  ThingChildrenInputSchema,
   ThingCreateSchema,
   ThingImportResultSchema,
   ThingListQuerySchema,
@@ -68,6 +69,48 @@ export const ThingsRoutes = {
     params: TenantParams,
     response: ThingImportResultSchema,
     permission: 'things:things:import',
+  }),
+  /** Gateways: devices with at least one child (spec §7 things service gateways). */
+  gateways: defineRoute({
+    method: 'GET',
+    path: `${base}/things/gateways`,
+    params: TenantParams,
+    query: ThingListQuerySchema,
+    response: ThingPageSchema,
+    permission: 'things:things:page',
+  }),
+  /** A gateway's children (spec §7 things service children). */
+  children: defineRoute({
+    method: 'GET',
+    path: `${base}/things/:things_id/children`,
+    params: DeviceParams,
+    query: ThingListQuerySchema,
+    response: ThingPageSchema,
+    permission: 'things:things:queryone',
+  }),
+  /** Makes devices children of this gateway (their uplinks may then come through it). */
+  addChildren: defineRoute({
+    method: 'POST',
+    path: `${base}/things/:things_id/children`,
+    params: DeviceParams,
+    body: ThingChildrenInputSchema,
+    response: ThingPageSchema,
+    permission: 'things:things:update',
+  }),
+  /** Takes a child away from this gateway. 204. */
+  removeChild: defineRoute({
+    method: 'DELETE',
+    path: `${base}/things/:things_id/children/:child_id`,
+    params: DeviceParams.extend({ child_id: z.string() }),
+    permission: 'things:things:update',
+  }),
+  /** The device's parents, nearest first: its gateway, that gateway's gateway… (spec §7 things service parents). */
+  parents: defineRoute({
+    method: 'GET',
+    path: `${base}/things/:things_id/parents`,
+    params: DeviceParams,
+    response: z.array(ThingSchema),
+    permission: 'things:things:queryone',
   }),
   get: defineRoute({
     method: 'GET',

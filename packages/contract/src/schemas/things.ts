@@ -101,11 +101,18 @@ export const ThingListQuerySchema = z.object({
   label_value: z.string().max(256).optional(),
   /** A device group of the tenant: its members (of those the caller may see). */
   group_id: z.string().uuid().optional(),
+  /** A gateway of the tenant: its children (of those the caller may see). */
+  parent_things_id: z.string().uuid().optional(),
+  /** '1'/'true': only gateways (devices with at least one child). */
+  is_gateway: z.enum(['0', '1', 'true', 'false']).optional(),
   /** Spec §7: order_type 1 descending, 0 ascending. */
   order_param: z.enum(['created_at', 'name', 'third_things_id', 'last_seen_at']).default('created_at'),
   order_type: z.coerce.number().int().min(0).max(1).default(1),
 });
 export type ThingListQuery = z.infer<typeof ThingListQuerySchema>;
+
+/** A gateway's children to bind (their `parent_things_id` becomes the gateway). */
+export const ThingChildrenInputSchema = z.object({ things_ids: z.array(z.string().uuid()).min(1).max(1000) });
 
 export const ThingPageSchema = z.object({
   total: z.number().int(),

@@ -140,6 +140,14 @@ export function thingsRepository(raw: RawSql) {
           `exists (select 1 from device_group_things g where g.tenant_id = t.tenant_id and g.group_id = $${params.length} and g.things_id = t.id)`,
         );
       }
+      if (q.parent_things_id) {
+        params.push(q.parent_things_id);
+        where.push(`t.parent_things_id = $${params.length}`);
+      }
+      const gateway = truthy(q.is_gateway);
+      if (gateway !== undefined) {
+        where.push(`${gateway ? '' : 'not '}exists (select 1 from things c where c.parent_things_id = t.id and c.tenant_id = t.tenant_id)`);
+      }
       const w = where.join(' and ');
       const count = await raw.query<{ n: number }>(
         // $3 and $4 are named even when no favourites filter uses them: every parameter needs a type.
@@ -162,6 +170,33 @@ export function thingsRepository(raw: RawSql) {
         [...who(auth), id],
       );
       return rows[0] ? readOnlyView(auth, rows[0]) : null;
+    },
+
+    /**
+     * The device's parents, nearest first (its gateway, that gateway's gateway…), of the tenant,
+     * whether the caller may see them or not (the service filters); at most 32 levels.
+     */
+    async ancestorIds(tenantId: string, id: string): Promise<string[]> {
+      const { rows } = await raw.query<{ id: string }>(
+        `with recursive up(id, depth) as (
+           select parent_things_id, 1 from things where id = $2 and tenant_id = $1 and parent_things_id is not null
+           union all
+           select t.parent_things_id, up.depth + 1 from things t join up on t.id = up.id
+            where t.tenant_id = $1 and t.parent_things_id is not null and up.depth < 32)
+         select id::text from up order by depth`,
+        [tenantId, id],
+      );
+      return rows.map((r) => r.id);
+    },
+
+    /** Makes `childIds` (of the tenant) children of `parentId`, or takes them away from it (`parentId` null, only its own). */
+    async setParent(tenantId: string, childIds: string[], parentId: string | null, from?: string): Promise<number> {
+      const { rows } = await raw.query(
+        `update things set parent_things_id = $3, updated_at = now()
+          where tenant_id = $1 and id = any($2::uuid[]) and ($4::uuid is null or parent_things_id = $4) returning id`,
+        [tenantId, childIds, parentId, from ?? null],
+      );
+      return rows.length;
     },
 
     /** Devices of the tenant, all and CAN loggers (package limits count these). */

@@ -23,6 +23,7 @@ export async function thingsRoutes(root: LoggerheadApp, ctx: AppContext) {
   const svc = thingsService({
     raw: ctx.database.raw,
     onCredentialsChanged: (id) => ctx.ingest.forgetDevice(id),
+    onParentChanged: (id) => ctx.ingest.devices.forget(id),
     // …and every socket reading it stops (live trace and signals, remote operations).
     onRemoved: (tenantId, thingsId) => ctx.events.emit('access.changed', { tenantId, thingsId }),
     assertCanAdd: (auth, resource, current) => ctx.quota.assertCanAdd(auth, resource, current),
@@ -67,6 +68,20 @@ export async function thingsRoutes(root: LoggerheadApp, ctx: AppContext) {
       else throw badRequest('http.400', 'Send a CSV file (multipart) or a text/csv body');
       return svc.importCsv(auth(req), text);
     });
+    route(app, R.gateways, withErrors, (req) => {
+      if (req.query.current_page * req.query.page_size > 10_000) throw badRequest('data.over-10000');
+      return svc.gateways(auth(req), req.query);
+    });
+    route(app, R.children, withErrors, (req) => {
+      if (req.query.current_page * req.query.page_size > 10_000) throw badRequest('data.over-10000');
+      return svc.children(auth(req), req.params.things_id, req.query);
+    });
+    route(app, R.addChildren, withErrors, (req) => svc.addChildren(auth(req), req.params.things_id, req.body.things_ids));
+    route(app, R.removeChild, { tags }, async (req, reply) => {
+      await svc.removeChild(auth(req), req.params.things_id, req.params.child_id);
+      return reply.code(204).send();
+    });
+    route(app, R.parents, withErrors, (req) => svc.parents(auth(req), req.params.things_id));
     route(app, R.get, withErrors, (req) => svc.get(auth(req), req.params.things_id));
     route(app, R.update, withErrors, (req) => svc.update(auth(req), req.params.things_id, req.body));
     route(app, R.remove, { tags }, async (req, reply) => {

@@ -16,7 +16,7 @@ import { ApiError, badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { groupRepository } from '../group/group.repository.ts';
 import { labelRepository } from '../label/label.repository.ts';
 import { checkDeviceLabels } from '../label/label.service.ts';
-import { requireDevice } from './things.access.ts';
+import { requireDevice, requireDevicesWritable } from './things.access.ts';
 import { type DeviceTypeRow, type ThingChannel, type ThingRow, thingsRepository } from './things.repository.ts';
 
 export interface ThingsDeps {
@@ -25,6 +25,8 @@ export interface ThingsDeps {
   onCredentialsChanged?: (deviceId: string) => void;
   /** Called when a device is deleted: open sockets that read it stop reading it. */
   onRemoved?: (tenantId: string, thingsId: string) => void;
+  /** Called when a device's gateway changes: the ingest re-reads which gateway may forward for it. */
+  onParentChanged?: (deviceId: string) => void;
   /** Package limits (things_num, can_things_num): throws 403 quota.limit-reached. */
   assertCanAdd?: (auth: Auth, resource: 'things_num' | 'can_things_num', current: number) => Promise<void>;
 }
@@ -133,6 +135,12 @@ export function thingsService(deps: ThingsDeps) {
     return get(auth, id);
   }
 
+  /** 400 things.parent-cycle when `parentId` is `childId` or one of its descendants. */
+  async function checkNoCycle(auth: Auth, childId: string, parentId: string): Promise<void> {
+    if (parentId === childId || (await repo.ancestorIds(auth.tenantId, parentId)).includes(childId))
+      throw badRequest('things.parent-cycle', undefined, 'parent_things_id');
+  }
+
   /** A group filter names a group of the caller's tenant: another tenant's or an unknown one is `group.not-found`. */
   async function knownGroup(auth: Auth, groupId: string | undefined): Promise<void> {
     if (groupId && !(await groupRepository(deps.raw).get(auth, groupId))) throw new ApiError(404, 'group.not-found');
@@ -162,6 +170,59 @@ export function thingsService(deps: ThingsDeps) {
     get,
     create,
 
+    async gateways(auth: Auth, q: ThingListQuery) {
+      const { total, rows } = await repo.list(auth, { ...q, is_gateway: '1' });
+      return { total, current_page: q.current_page, page_size: q.page_size, list: rows.map(toThing) };
+    },
+
+    async children(auth: Auth, id: string, q: ThingListQuery) {
+      await requireDevice(deps.raw, auth, id, 'read');
+      const { total, rows } = await repo.list(auth, { ...q, parent_things_id: id });
+      return { total, current_page: q.current_page, page_size: q.page_size, list: rows.map(toThing) };
+    },
+
+    /** Binds devices to the gateway: write access to it and to each of them, and no cycle. */
+    async addChildren(auth: Auth, id: string, ids: string[]) {
+      await requireDevice(deps.raw, auth, id, 'write');
+      const unique = [...new Set(ids)];
+      await requireDevicesWritable(deps.raw, auth, unique);
+      for (const c of unique) await checkNoCycle(auth, c, id);
+      await repo.setParent(auth.tenantId, unique, id);
+      for (const c of unique) {
+        const row = await repo.get(auth, c);
+        if (row) deps.onParentChanged?.(row.third_things_id);
+      }
+      const { total, rows } = await repo.list(auth, {
+        current_page: 1,
+        page_size: 1000,
+        order_param: 'created_at',
+        order_type: 1,
+        parent_things_id: id,
+      });
+      return { total, current_page: 1, page_size: 1000, list: rows.map(toThing) };
+    },
+
+    async removeChild(auth: Auth, id: string, childId: string): Promise<void> {
+      await requireDevice(deps.raw, auth, id, 'write');
+      await requireDevice(deps.raw, auth, childId, 'write');
+      const row = await repo.get(auth, childId);
+      if (!row || row.parent_things_id !== id) throw notFound('Device not found');
+      await repo.setParent(auth.tenantId, [childId], null, id);
+      deps.onParentChanged?.(row.third_things_id);
+    },
+
+    /** Parents nearest first, as far as the caller may see them (a sub-user's chain stops at a device it has no grant on). */
+    async parents(auth: Auth, id: string): Promise<Thing[]> {
+      await requireDevice(deps.raw, auth, id, 'read');
+      const out: Thing[] = [];
+      for (const p of await repo.ancestorIds(auth.tenantId, id)) {
+        const row = await repo.get(auth, p);
+        if (!row) break;
+        out.push(toThing(row));
+      }
+      return out;
+    },
+
     async update(auth: Auth, id: string, body: ThingUpdate): Promise<Thing> {
       await requireDevice(deps.raw, auth, id, 'write');
       const current = await repo.get(auth, id);
@@ -174,8 +235,10 @@ export function thingsService(deps: ThingsDeps) {
         set.labels = body.labels;
       }
       if (body.parent_things_id !== undefined) {
-        if (body.parent_things_id === id) throw badRequest('http.400', 'A device cannot be its own parent', 'parent_things_id');
-        if (body.parent_things_id) await requireDevice(deps.raw, auth, body.parent_things_id, 'write');
+        if (body.parent_things_id) {
+          await requireDevice(deps.raw, auth, body.parent_things_id, 'write');
+          await checkNoCycle(auth, id, body.parent_things_id);
+        }
         set.parent_things_id = body.parent_things_id;
       }
       let type: DeviceTypeRow | null = null;
@@ -192,6 +255,7 @@ export function thingsService(deps: ThingsDeps) {
         };
       }
       await repo.update(auth, id, set);
+      if (set.parent_things_id !== undefined) deps.onParentChanged?.(current.third_things_id);
       if (body.collected !== undefined) await repo.setFavourite(auth, id, body.collected);
       return get(auth, id);
     },

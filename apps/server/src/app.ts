@@ -7,7 +7,7 @@ import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import websocket from '@fastify/websocket';
-import type { RouteDef } from '@loggerhead/contract';
+import { API_KEY_PREFIX, type RouteDef } from '@loggerhead/contract';
 import Fastify from 'fastify';
 import { hasZodFastifySchemaValidationErrors, jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
@@ -36,6 +36,7 @@ import { registerRateLimits } from './lib/rate-limits.ts';
 import { Scheduler } from './lib/scheduler.ts';
 import { registerSecurityHeaders } from './lib/security-headers.ts';
 import { Cluster } from './live/cluster.ts';
+import { type ApiKeyService, apiKeyService } from './modules/apikey/apikey.service.ts';
 import { type BillingServices, billingServices } from './modules/billing/billing.services.ts';
 import { controlRepository } from './modules/control/control.repository.ts';
 import { type ControlService, controlService } from './modules/control/control.service.ts';
@@ -84,6 +85,8 @@ export interface AppContext {
    * its files under its own folder key: `ctx.files.under('firmware')`.
    */
   files: FileStore;
+  /** Tenant API keys for machines: `Authorization: Bearer lhk_…` resolves through it. */
+  apiKeys: ApiKeyService;
   /** The job scheduler (pg-boss on this database): `ctx.scheduler?.every(name, cron, fn)`, queues; null with SCHEDULER=false. */
   scheduler: Scheduler | null;
   /** Set when this start created the system manager: the password to print once. */
@@ -200,6 +203,10 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     notifier,
     files,
     scheduler: config.scheduler ? new Scheduler(database.raw, app.log) : null,
+    apiKeys: apiKeyService({
+      raw: database.raw,
+      loadGrants: async (userId) => new Set(await privilegesRepository(database.raw).grants(userId)),
+    }),
     initialAdminPassword: admin.password,
     adminCreated: admin.created,
     version: VERSION,
@@ -291,7 +298,13 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     if (cfg?.auth === 'socket') return;
     const header = req.headers.authorization;
     const token = header?.startsWith('Bearer ') ? header.slice(7) : undefined;
-    if (token) req.auth = await ctx.control.authenticate(token);
+    if (token?.startsWith(API_KEY_PREFIX)) {
+      if (cfg?.public) return;
+      req.auth = await ctx.apiKeys.authenticate(token, req.ip);
+      if (!req.auth) throw ApiError.of('api-key.refused');
+      // A key reaches only routes that name a permission key (never the account's own calls).
+      if (!cfg?.permission) throw new ApiError(403, 'http.403', 'An API key reaches only calls guarded by a permission key');
+    } else if (token) req.auth = await ctx.control.authenticate(token);
     if (cfg?.public) return;
     if (!req.auth) throw new ApiError(401);
     if (cfg?.permission) assertPermission(req.auth, cfg.permission);
@@ -301,8 +314,12 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   // change always finds it.
   const opLogs = opLogRepository(database.raw);
   app.addHook('onSend', async (req, reply, payload) => {
-    if (!req.auth || req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return payload;
-    if (req.routeOptions.config?.noOpLog || !req.routeOptions.url) return payload;
+    if (!req.auth || !req.routeOptions.url) return payload;
+    // Every call made with an API key is logged, reads included; a person's changes only.
+    if (!req.auth.apiKey) {
+      if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return payload;
+      if (req.routeOptions.config?.noOpLog) return payload;
+    }
     await opLogs
       .insert({
         tenantId: req.auth.tenantId,

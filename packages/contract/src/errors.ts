@@ -134,6 +134,10 @@ export const ErrorCodes = {
   'statistics.no-signal': { message: 'This method needs at least one signal', status: 400 },
   'statistics.bad-param': { message: 'The percentile method needs its percentile (0 to 100)', status: 400 },
   'statistics.range-too-long': { message: 'One run computes at most 400 windows: choose a shorter range', status: 400 },
+  'api-key.not-found': { message: 'API key not found', status: 404 },
+  'api-key.bad-permission': { message: 'A key holds only permission keys its creator holds and a sub-user may be granted', status: 400 },
+  'api-key.bad-expiry': { message: 'The expiry must be in the future', status: 400 },
+  'api-key.refused': { message: 'The API key is unknown, revoked or expired', status: 401 },
   'data.bad-range': { message: 'The end time must be after the begin time', status: 400 },
   'data.bad-format': {
     message: 'The file is not a supported log (candump -L, Vector ASC, BLF, PEAK TRC or ASAM MF4, also gzip-compressed)',

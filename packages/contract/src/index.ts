@@ -34,5 +34,6 @@ export * from './schemas/roles.ts';
 export * from './schemas/models.ts';
 export * from './schemas/forward.ts';
 export * from './schemas/statistics.ts';
+export * from './schemas/api-keys.ts';
 export * from './schemas/twin.ts';
 export * from './routes/index.ts';

@@ -19,6 +19,7 @@ export const MENU_KEYS = [
   'forward',
   'statistics',
   'job',
+  'api-key',
   'fault-code',
   'subuser',
   'oplog',
@@ -52,6 +53,7 @@ export const MENU_GRANTS: Partial<Record<MenuKey, readonly PermissionKey[]>> = {
   group: ['group:group:query', 'things:things:page'],
   'fault-code': ['candtu:dtc:query'],
   oplog: ['data-mgmt:op-log:query'],
+  'api-key': ['control:api-key:query'],
   // Statistics: the tasks, their results and history; the device picker of a task.
   statistics: ['data-mgmt:statistics-task:query', 'data-mgmt:statistics-result:query', 'things:things:page'],
   // Scheduled jobs: the jobs and their log; the device and group pickers of the job dialog.

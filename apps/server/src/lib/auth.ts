@@ -13,12 +13,18 @@ export interface Auth {
   grants: ReadonlySet<string> | null;
   /** Read-only session (the experience account): every write is refused. */
   readOnly: boolean;
+  /**
+   * A call made with a tenant API key: only these permission keys (already narrowed to its
+   * creator's), and never a route that names no key (docs/decisions/0138-api-keys.md).
+   */
+  apiKey?: { id: string; name: string; permissions: ReadonlySet<string> };
 }
 
 /** Throws 403 http.403 unless `auth` may call an API guarded by `key`. */
 export function assertPermission(auth: Auth, key: string): void {
   const def: PermissionDef | undefined = permissionDef(key);
   if (!def) throw new Error(`unknown permission key ${key}`);
+  if (auth.apiKey && !auth.apiKey.permissions.has(key)) throw forbidden('The API key does not hold this permission');
   if (def.scope === 'system') {
     if (!auth.systemManager) throw forbidden();
     return;

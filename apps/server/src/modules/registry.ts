@@ -1,5 +1,6 @@
 import type { AppContext, LoggerheadApp } from '../app.ts';
 import { alertModule } from './alert/alert.module.ts';
+import { apiKeyRoutes } from './apikey/apikey.routes.ts';
 import { billingModule } from './billing/billing.module.ts';
 import { brokerRoutes } from './broker/broker.routes.ts';
 import { remoteModule } from './command/remote.module.ts';
@@ -49,6 +50,7 @@ export const modules: ModuleRegistrar[] = [
   (app, ctx) => brokerRoutes(app, ctx),
   (app, ctx) => controlRoutes(app, ctx.control),
   (app, ctx) => oidcRoutes(app, ctx),
+  (app, ctx) => apiKeyRoutes(app, ctx),
   (app, ctx) => webConfigRoutes(app, ctx),
   (app, ctx) => tenantModule(app, ctx),
   (app, ctx) => privilegesRoutes(app, ctx),

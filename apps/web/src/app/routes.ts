@@ -69,6 +69,7 @@ export const CONTAINER_ROUTES: RouteObject[] = [
     path: 'StatisticsManager',
     ...page(() => import('../features/statistics/pages/statistics-manager.page.tsx'), { menu: 'statistics' }),
   },
+  { path: 'ApiKeyManager', ...page(() => import('../features/api-key/pages/api-key-manager.page.tsx'), { menu: 'api-key' }) },
   { path: 'GroupManager', ...page(() => import('../features/group/pages/group-manager.page.tsx'), { menu: 'group' }) },
   {
     path: 'DeviceTypeDetails',

@@ -22,6 +22,7 @@
  * - alert (trigger rules) and alertEvents (the alert events they raise): ./alert.ts
  * - forward (things-forward rules, their destinations and dead letters): ./forward.ts
  * - statistics (statistics methods, tasks, results and history): ./statistics.ts
+ * - apiKeys (tenant API keys for machines): ./api-keys.ts
  * - oplog (the operation log of a tenant): ./oplog.ts
  * - deviceTypeSchema (the data groups and fields of a device type): ./device-type-schema.ts
  * - health (the health check): ./health.ts
@@ -48,6 +49,7 @@
  */
 
 import { AlertEventRoutes, AlertRoutes } from './alert.ts';
+import { ApiKeyRoutes } from './api-keys.ts';
 import { BillingRoutes } from './billing.ts';
 import { BrokerRoutes } from './broker.ts';
 import { CommandRoutes } from './command.ts';
@@ -86,6 +88,7 @@ import { WebConfigRoutes } from './web-config.ts';
 import { WorkOrderRoutes } from './workorder.ts';
 
 export { AlertEventRoutes, AlertRoutes } from './alert.ts';
+export { ApiKeyRoutes } from './api-keys.ts';
 export { BillingRoutes } from './billing.ts';
 export { BrokerAclRequestSchema, BrokerAuthRequestSchema, BrokerRoutes, type BrokerVerdict, BrokerVerdictSchema } from './broker.ts';
 export { CommandRoutes } from './command.ts';
@@ -153,6 +156,7 @@ export const Routes = {
   broker: BrokerRoutes,
   jobs: JobRoutes,
   statistics: StatisticsRoutes,
+  apiKeys: ApiKeyRoutes,
   userConfig: UserConfigRoutes,
   webConfig: WebConfigRoutes,
   billing: BillingRoutes,

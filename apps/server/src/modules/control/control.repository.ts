@@ -174,14 +174,14 @@ export function controlRepository(raw: RawSql) {
         const tenantName = login.slice(at + 1);
         const { rows } = await raw.query(
           `select ${USER_TENANT_COLS} from users inner join tenants on users.tenant_id = tenants.id
-            where users.username = $1 and tenants.name = $2`,
+            where users.username = $1 and tenants.name = $2 and not users.machine`,
           [sub, tenantName],
         );
         return rows.map(userAndTenant);
       }
       const { rows } = await raw.query(
         `select ${USER_TENANT_COLS} from users inner join tenants on users.tenant_id = tenants.id
-          where users.parent_user_id is null and (users.username = $1 or users.mobile = $1)`,
+          where users.parent_user_id is null and not users.machine and (users.username = $1 or users.mobile = $1)`,
         [login],
       );
       return rows.map(userAndTenant);

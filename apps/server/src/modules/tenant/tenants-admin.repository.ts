@@ -85,9 +85,9 @@ export function tenantsAdminRepository(raw: RawSql) {
 
     /** A customer tenant's users, its manager first; `tenantId` comes from a checked path. */
     async users(tenantId: string, page: number, size: number): Promise<{ total: number; rows: UserRow[] }> {
-      const total = await raw.query<{ n: number }>('select count(*)::int as n from users where tenant_id = $1', [tenantId]);
+      const total = await raw.query<{ n: number }>('select count(*)::int as n from users where tenant_id = $1 and not machine', [tenantId]);
       const { rows } = await raw.query<UserRow>(
-        `select * from users where tenant_id = $1
+        `select * from users where tenant_id = $1 and not machine
           order by (is_manager and parent_user_id is null) desc, created_at, id limit $2 offset $3`,
         [tenantId, size, (page - 1) * size],
       );

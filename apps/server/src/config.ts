@@ -88,6 +88,12 @@ export interface Config {
   mapTileUrl: string | null;
   mapAttribution: string;
   /**
+   * The platform's own contact, shown in the console's footer where a tenant has not set its own
+   * (`SUPPORT_COMPANY`, `SUPPORT_PHONE`, `SUPPORT_EMAIL`), and the header's help link (`HELP_URL`;
+   * unset, the built-in documentation).
+   */
+  support: { company: string; phone: string; email: string; helpUrl: string };
+  /**
    * Seconds a server copy may stay silent before its long-running jobs count as interrupted and are
    * resumed or failed by another copy (`JOB_LEASE_SECONDS`, 30). Only matters with several copies.
    */
@@ -269,6 +275,12 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     rateLimits: rateLimits(env),
     mapTileUrl: mapTileUrl(env),
     mapAttribution: env.MAP_ATTRIBUTION?.trim() || (env.MAP_TILE_URL?.trim() ? '' : OSM_ATTRIBUTION),
+    support: {
+      company: env.SUPPORT_COMPANY?.trim() ?? '',
+      phone: env.SUPPORT_PHONE?.trim() ?? '',
+      email: env.SUPPORT_EMAIL?.trim() ?? '',
+      helpUrl: env.HELP_URL?.trim() ?? '',
+    },
     jobLeaseSeconds: positiveInt(env, 'JOB_LEASE_SECONDS', 30),
     groovy: {
       workers: env.GROOVY_WORKERS === '0' ? 0 : positiveInt(env, 'GROOVY_WORKERS', 2),

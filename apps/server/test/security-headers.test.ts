@@ -49,7 +49,13 @@ beforeAll(async () => {
 
   // Behind one proxy: the client address comes from X-Forwarded-For (requests without it use the peer).
   t = await createTestApp(
-    { webDir, rateLimits: RATE_LIMITS, mapTileUrl: TILES, trustProxy: 1 },
+    {
+      webDir,
+      rateLimits: RATE_LIMITS,
+      mapTileUrl: TILES,
+      trustProxy: 1,
+      support: { company: 'Acme Telematics', phone: '+86 10 8888 0000', email: 'help@acme.example', helpUrl: '' },
+    },
     {
       beforeReady: (app) => {
         // Two responses of a kind the API sends, on routes of this test only.
@@ -162,6 +168,18 @@ describe('security headers', () => {
   it('pass the tile URL to the console through the global configuration', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/v1/control/global-config' });
     expect(JSON.parse(res.json().link).mapTileUrl).toBe(TILES);
+  });
+
+  it("pass the platform's footer contact, and no help address when none is set", async () => {
+    const link = JSON.parse((await t.app.inject({ method: 'GET', url: '/v1/control/global-config' })).json().link);
+    expect(link).toMatchObject({ footerCompany: 'Acme Telematics', footerPhone: '+86 10 8888 0000', footerEmail: 'help@acme.example' });
+    expect(link).not.toHaveProperty('helpUrl');
+    expect(loadConfig({ SUPPORT_PHONE: ' 400-800 ', HELP_URL: 'https://help.example.com' }).support).toEqual({
+      company: '',
+      phone: '400-800',
+      email: '',
+      helpUrl: 'https://help.example.com',
+    });
   });
 });
 

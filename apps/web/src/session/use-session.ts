@@ -9,6 +9,12 @@ export interface ServiceLinks {
   userCenterUrl?: string;
   capacityUrl?: string;
   systemLanguage?: string;
+  /** The platform's contact for the footer, where the tenant has not set its own. */
+  footerCompany?: string;
+  footerPhone?: string;
+  footerEmail?: string;
+  /** The header's help link (default: the built-in documentation). */
+  helpUrl?: string;
 }
 
 export function parseLinks(link: string | undefined): ServiceLinks {

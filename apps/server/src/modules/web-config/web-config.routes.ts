@@ -4,6 +4,12 @@ import { route } from '../../lib/route.ts';
 import { globalMenu } from '../role/role.routes.ts';
 import { settingsRepository } from '../role/settings.repository.ts';
 
+function supportLinks(s: { company: string; phone: string; email: string; helpUrl: string }) {
+  return Object.fromEntries(
+    Object.entries({ footerCompany: s.company, footerPhone: s.phone, footerEmail: s.email, helpUrl: s.helpUrl }).filter(([, v]) => v),
+  );
+}
+
 /**
  * The global system configuration the console loads before any navigation
  * (spec §2 route guard, §3 global permission info, §7 deploy/config/info).
@@ -24,6 +30,8 @@ export function webConfigRoutes(app: LoggerheadApp, ctx: AppContext) {
       capacityUrl: '',
       // The maps' tiles (MAP_TILE_URL); the console's Content-Security-Policy allows their host.
       ...(ctx.config.mapTileUrl ? { mapTileUrl: ctx.config.mapTileUrl, mapAttribution: ctx.config.mapAttribution } : {}),
+      // The footer's and help link's platform defaults (SUPPORT_*, HELP_URL); a tenant's customisation comes first.
+      ...supportLinks(ctx.config.support),
     }),
     resourcePath: '/can',
     isDebug: 0,

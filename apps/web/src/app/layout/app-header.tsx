@@ -81,7 +81,7 @@ export function AppHeader({ session, brand, onCapacityRequest }: { session: Sess
         )}
         <ScreenDropdown tenantId={session.tenantId} userId={session.userId} />
         <LanguageSwitch dark />
-        <HelpLink />
+        <HelpLink href={session.links.helpUrl} />
         <MessageBell tenantId={session.tenantId} userId={session.userId} />
         <CapacityButton usage={usage.data ?? null} loading={usage.isLoading} />
         <UserMenu session={session} />

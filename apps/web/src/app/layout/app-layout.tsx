@@ -1,8 +1,11 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { type UIMatch, useMatches } from 'react-router';
 import { AnnouncementBar } from '../../components/notices/announcement-bar.tsx';
 import { UpgradeNoticeDialog } from '../../components/notices/upgrade-notice-dialog.tsx';
 import { useSession } from '../../session/use-session.ts';
+import { containerPath, titleKeyOf } from '../page-titles.ts';
+import type { RouteHandle } from '../routes.ts';
 import { AppFooter } from './app-footer.tsx';
 import { AppHeader } from './app-header.tsx';
 import { PageOutlet } from './page-outlet.tsx';
@@ -22,10 +25,14 @@ export function AppLayout() {
   const { notice, upgrade, close, neverShow } = useNotices(session.userId);
   const brand = session.customization.systemName || session.config?.cloudname || t('common.brand.default');
 
-  // Spec §1: the page title is the tenant's system name or the platform name.
+  // Spec §1: the browser title names the page, then the tenant's system name or the platform name.
+  const matches = useMatches() as UIMatch<unknown, RouteHandle | undefined>[];
+  const leaf = matches[matches.length - 1];
+  const titleKey = leaf ? titleKeyOf(containerPath(leaf.pathname), leaf.handle?.menu) : null;
+  const pageName = titleKey ? t(titleKey) : null;
   useEffect(() => {
-    document.title = brand;
-  }, [brand]);
+    document.title = pageName ? `${pageName} - ${brand}` : brand;
+  }, [pageName, brand]);
 
   return (
     <div className={`lh-app${notice ? ' lh-app--notice' : ''}`}>
@@ -43,7 +50,7 @@ export function AppLayout() {
       <main className="lh-content">
         <PageOutlet role={session.role} settled={session.settled} menus={session.menus} />
       </main>
-      <AppFooter customization={session.customization} />
+      <AppFooter customization={session.customization} links={session.links} />
       <UpgradeNoticeDialog
         notice={upgrade}
         onClose={() => upgrade && close(upgrade.id)}

@@ -43,7 +43,8 @@ export function ScreenDropdown({ tenantId, userId }: { tenantId: string | null; 
   );
 }
 
-export function HelpLink() {
+/** The header's help: the platform's help address (`HELP_URL`), else the built-in documentation. */
+export function HelpLink({ href }: { href?: string }) {
   const { t } = useTranslation();
   return (
     <Tooltip title={t('app.header.help')}>
@@ -51,7 +52,8 @@ export function HelpLink() {
         type="text"
         style={light}
         icon={<QuestionCircleOutlined />}
-        href="/doc?type=help"
+        href={href || '/doc?type=help'}
+        rel="noopener noreferrer"
         target="_blank"
         aria-label={t('app.header.help')}
       />

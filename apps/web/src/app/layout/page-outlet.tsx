@@ -4,7 +4,9 @@ import { Activity, type ReactNode, Suspense, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type UIMatch, useMatches, useOutlet } from 'react-router';
 import type { Role } from '../../session/menus.ts';
+import { containerPath } from '../page-titles.ts';
 import { forbidden, type RouteHandle } from '../routes.ts';
+import { PageBreadcrumb } from './page-breadcrumb.tsx';
 
 /**
  * Renders the page of the current route. Pages marked `keepAlive` (HomePage and
@@ -50,6 +52,7 @@ export function PageOutlet({ role, settled, menus }: { role: Role; settled: bool
       ))}
       {current === null && (
         <div className="lh-page" data-testid="page" data-route={leaf?.pathname}>
+          {!closed && leaf && <PageBreadcrumb path={containerPath(leaf.pathname)} />}
           <Suspense fallback={spin}>{page}</Suspense>
         </div>
       )}

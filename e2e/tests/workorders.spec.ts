@@ -39,6 +39,9 @@ test.describe('work orders', () => {
     const list = routePage(page, '/Container/WorkOrderList');
     await list.getByTestId('new-workorder').click();
     const dialog = page.getByRole('dialog');
+    // The contact phone starts as the user's own mobile.
+    await expect(page.locator('#workorder_phone')).toHaveValue(tenant.mobile);
+    await page.locator('#workorder_phone').fill('');
     await dialog.getByTestId('workorder-submit').click();
     await expect(dialog.getByText(/请输入工单名称|Enter a title/)).toBeVisible();
     await expect(dialog.getByText(/请输入联系电话|Enter a contact phone/)).toBeVisible();
@@ -74,6 +77,11 @@ test.describe('work orders', () => {
     await snap(adminPage, '03-take');
     await adminPage.getByTestId('move-ok').click();
     await expect(handle.getByTestId('workorder-status')).toHaveAttribute('data-status', 'process');
+    // While handling, the handler writes to the initiator without changing the status.
+    await handle.getByTestId('workorder-reply').fill('Which firmware does 00A1 run?');
+    await handle.getByRole('button', { name: /发送回复|Send reply/ }).click();
+    await expect(handle.getByTestId('workorder-history')).toContainText('Which firmware does 00A1 run?');
+    await expect(handle.getByTestId('workorder-status')).toHaveAttribute('data-status', 'process');
     await handle.getByTestId('move-wait').click();
     await adminPage.getByTestId('move-remark').fill('Fixed in the hub: reconnects now keep the subscription.');
     await adminPage.getByTestId('move-ok').click();
@@ -97,6 +105,16 @@ test.describe('work orders', () => {
     await row.click();
     const detail = routePage(page, '/Container/WorkOrderDetail');
     await expect(detail.getByTestId('workorder-status')).toHaveAttribute('data-status', 'wait');
+    // A nested page: the tab names it, a breadcrumb leads back to the list.
+    await expect(page).toHaveTitle(/^(工单详情|Work order details) - /);
+    await expect(detail.getByTestId('breadcrumb').getByRole('link', { name: /^(工单|Work orders)$/ })).toBeVisible();
+    await expect(detail.getByTestId('workorder-history')).toContainText('Which firmware does 00A1 run?');
+    // The initiator answers before confirming; the answer joins the history.
+    await detail.getByTestId('workorder-reply').fill('Version 2.4.1 on all of them.');
+    await detail.getByRole('button', { name: /发送回复|Send reply/ }).click();
+    await expect(detail.getByTestId('workorder-history')).toContainText('Version 2.4.1 on all of them.');
+    await expect(detail.getByTestId('workorder-history')).toContainText(/回复|Reply/);
+    await snap(page, '06-reply');
     await detail.getByTestId('move-done').click();
     await page.getByTestId('move-ok').click();
     await expect(detail.getByTestId('workorder-status')).toHaveAttribute('data-status', 'done');

@@ -256,6 +256,50 @@ describe('work orders', () => {
     expect(adminInbox.list.some((m: { messageTitle: string }) => m.messageTitle === `新工单 ${o.identifier}`)).toBe(true);
   });
 
+  it('lets either side reply while the order is being handled, keeping its status', async () => {
+    const reply = (auth: string, id: string, remark: string) => req('POST', `${base(a)}/work-orders/${id}/replies`, auth, { remark });
+    const replyAsHandler = (id: string, remark: string) => req('POST', `/v1/workorder/work-orders/${id}/replies`, admin, { remark });
+    const pending = await orderIn('pending');
+    expect((await reply(a.sub.auth, pending, 'Any news?')).json().code).toBe('workorder.not-open');
+    expect((await replyAsHandler(pending, 'Seen')).statusCode).toBe(409);
+
+    const id = await orderIn('process');
+    const { id: adminId, tenantId: adminTenant } = await adminIds(t.database);
+    const adminBefore = (await req('GET', `/v1/tenant/tenants/${adminTenant}/users/${adminId}/message?page_size=100`, admin)).json().total;
+    const res = await reply(a.sub.auth, id, '  It fails only on logger 7  ');
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().status).toBe('process');
+    const last = res.json().history.at(-1);
+    expect(last).toMatchObject({ from: 'process', to: 'process', remark: 'It fails only on logger 7', by: { id: a.sub.id } });
+    // the handler hears of it
+    const adminInbox = (await req('GET', `/v1/tenant/tenants/${adminTenant}/users/${adminId}/message?page_size=100`, admin)).json();
+    expect(adminInbox.total - adminBefore).toBe(1);
+    expect(adminInbox.list[0].messageContent).toBe('Logger does not upload: It fails only on logger 7');
+
+    // and answers; the initiator hears of it
+    const subBefore = (await req('GET', `/v1/tenant/tenants/${a.id}/users/${a.sub.id}/message?page_size=1`, a.sub.auth)).json().total;
+    const answered = await replyAsHandler(id, 'Please send its log');
+    expect(answered.statusCode, answered.body).toBe(201);
+    expect(answered.json().history.map((h: { from: string | null; to: string }) => `${h.from}>${h.to}`)).toEqual([
+      'null>pending',
+      'pending>process',
+      'process>process',
+      'process>process',
+    ]);
+    const subInbox = (await req('GET', `/v1/tenant/tenants/${a.id}/users/${a.sub.id}/message?page_size=1`, a.sub.auth)).json();
+    expect(subInbox.total - subBefore).toBe(1);
+    expect(subInbox.list[0].messageContent).toBe('Logger does not upload: Please send its log');
+
+    // a reply says something; other tenants and the handler's route are closed to a tenant
+    expect((await reply(a.sub.auth, id, '   ')).statusCode).toBe(400);
+    expect((await reply(a.sub.auth, id, 'x'.repeat(501))).statusCode).toBe(400);
+    expect((await req('POST', `${base(b)}/work-orders/${id}/replies`, b.manager.auth, { remark: 'hi' })).statusCode).toBe(404);
+    expect((await req('POST', `/v1/workorder/work-orders/${id}/replies`, a.manager.auth, { remark: 'hi' })).statusCode).toBe(403);
+    // a finished order takes no more replies
+    expect((await asHandler(id, 'done')).statusCode).toBe(200);
+    expect((await reply(a.sub.auth, id, 'Thanks')).statusCode).toBe(409);
+  });
+
   it('lists with filters; a sub-user sees its own orders, the manager the tenant, the system side all', async () => {
     const mine = await create(b, b.sub.auth, { name: 'Sub order', feedback_type: 'question' });
     const boss = await create(b, b.manager.auth, { name: 'Manager 100%_order', feedback_type: 'suggestion' });

@@ -226,6 +226,7 @@ export const ErrorCodes = {
   'workorder.image-unknown': { message: 'Image not found or already attached to another work order', status: 400 },
   'workorder.not-capacity': { message: 'Only a capacity request can be applied to the package', status: 400 },
   'workorder.already-applied': { message: 'This capacity request has already been applied', status: 409 },
+  'workorder.not-open': { message: 'Replies are possible only while the work order is being handled', status: 409 },
   // Trigger rules and e-fences
   'alert.name-used': { message: 'Repeated rule name: a trigger rule with this name already exists', status: 409 },
   'alert.user-limit': { message: 'User limit: at most 20 trigger rules per user' },

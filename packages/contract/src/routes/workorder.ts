@@ -6,6 +6,7 @@ import {
   WorkOrderImageSchema,
   WorkOrderListQuerySchema,
   WorkOrderPageSchema,
+  WorkOrderReplySchema,
   WorkOrderStatusBodySchema,
 } from '../schemas/workorder.ts';
 import { defineRoute, IdParams, TenantIdParams, TenantParams } from './define.ts';
@@ -69,6 +70,16 @@ export const WorkOrderRoutes = {
     response: WorkOrderDetailSchema,
     permission: 'workorder:workorder:create',
   }),
+  /** A reply by the initiator (or its tenant manager) while the order is being handled. */
+  reply: defineRoute({
+    method: 'POST',
+    path: `${tenant}/work-orders/:id/replies`,
+    params: TenantIdParams,
+    body: WorkOrderReplySchema,
+    response: WorkOrderDetailSchema,
+    status: 201,
+    permission: 'workorder:workorder:create',
+  }),
 
   listAll: defineRoute({
     method: 'GET',
@@ -91,6 +102,16 @@ export const WorkOrderRoutes = {
     params: IdParams.extend({ status: Status }),
     body: StatusBody,
     response: WorkOrderDetailSchema,
+    permission: 'workorder:workorder:handle',
+  }),
+  /** A reply by the handler while the order is being handled. */
+  replyAny: defineRoute({
+    method: 'POST',
+    path: `${all}/:id/replies`,
+    params: IdParams,
+    body: WorkOrderReplySchema,
+    response: WorkOrderDetailSchema,
+    status: 201,
     permission: 'workorder:workorder:handle',
   }),
   /** An image of any tenant's order (no JSON answer). */

@@ -107,3 +107,12 @@ export const WorkOrderStatusBodySchema = z.object({
   apply: z.boolean().default(false),
 });
 export type WorkOrderStatusBody = z.infer<typeof WorkOrderStatusBodySchema>;
+
+/** While an order is being handled (or waits for the initiator), either side may write to the other. */
+export const WORK_ORDER_REPLY_STATUSES: readonly WorkOrderStatus[] = ['process', 'wait'];
+
+/** A reply: a history entry that keeps the status (`from` = `to`). */
+export const WorkOrderReplySchema = z.object({
+  remark: z.string().trim().min(1, 'remark: required').max(500, 'remark: at most 500 characters'),
+});
+export type WorkOrderReply = z.infer<typeof WorkOrderReplySchema>;

@@ -183,6 +183,15 @@ export function workOrderRepository(raw: RawSql) {
       return rows.length > 0;
     },
 
+    /** Marks the order as changed if it still has this status (a reply keeps the status); false when it has moved on. */
+    async touch(tx: RawSql, id: string, status: WorkOrderStatus): Promise<boolean> {
+      const { rows } = await tx.query('update work_orders set updated_at = clock_timestamp() where id = $1 and status = $2 returning id', [
+        id,
+        status,
+      ]);
+      return rows.length > 0;
+    },
+
     async markApplied(tx: RawSql, id: string): Promise<void> {
       await tx.query('update work_orders set applied = true where id = $1', [id]);
     },

@@ -58,9 +58,15 @@ export function workOrderRoutes(app: App, svc: WorkOrderService) {
   route(app, R.move, withErrors, (req) =>
     svc.changeAsInitiator(requireAuth(req.auth), req.params.tenant_id, req.params.id, req.params.status, req.body),
   );
+  route(app, R.reply, withErrors, async (req, reply) =>
+    reply.code(201).send(await svc.replyAsInitiator(requireAuth(req.auth), req.params.tenant_id, req.params.id, req.body)),
+  );
 
   route(app, R.listAll, withErrors, (req) => svc.listAll(requireAuth(req.auth), req.query));
   route(app, R.getAny, withErrors, (req) => svc.getAny(requireAuth(req.auth), req.params.id));
   route(app, R.moveAny, withErrors, (req) => svc.changeAsHandler(requireAuth(req.auth), req.params.id, req.params.status, req.body));
+  route(app, R.replyAny, withErrors, async (req, reply) =>
+    reply.code(201).send(await svc.replyAsHandler(requireAuth(req.auth), req.params.id, req.body)),
+  );
   route(app, R.imageAny, { tags }, async (req, reply) => sendImage(reply, await svc.imageAny(requireAuth(req.auth), req.params.id)));
 }

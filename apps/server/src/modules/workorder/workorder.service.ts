@@ -2,11 +2,13 @@ import {
   type CodesOf,
   findTransition,
   parseTimeInput,
+  WORK_ORDER_REPLY_STATUSES,
   type WorkOrder,
   type WorkOrderActor,
   type WorkOrderCreate,
   type WorkOrderDetail,
   type WorkOrderListQuery,
+  type WorkOrderReply,
   type WorkOrderStatus,
   type WorkOrderStatusBody,
 } from '@loggerhead/contract';
@@ -43,6 +45,13 @@ const STATUS_TEXT: Record<WorkOrderStatus, { en: string; zh: string }> = {
 function changedText(identifier: string, to: WorkOrderStatus, content: string) {
   const en = { title: `Work order ${identifier} is ${STATUS_TEXT[to].en}`, content };
   const zh = { title: `工单 ${identifier} ${STATUS_TEXT[to].zh}`, content };
+  return { ...en, texts: { en, zh }, type: 'workorder' };
+}
+
+/** A reply's message to the other side, in both languages. */
+function repliedText(identifier: string, by: string, content: string) {
+  const en = { title: `Work order ${identifier}: reply from ${by}`, content };
+  const zh = { title: `工单 ${identifier}：${by} 回复`, content };
   return { ...en, texts: { en, zh }, type: 'workorder' };
 }
 
@@ -169,6 +178,40 @@ export function workOrderService(deps: WorkOrderDeps) {
     return detail((await repo.get(null, row.id)) as WorkOrderRow);
   }
 
+  /** A reply: a history entry that keeps the status, and a message to the other side. */
+  async function reply(auth: Auth, actor: WorkOrderActor, row: WorkOrderRow, body: WorkOrderReply) {
+    if (!WORK_ORDER_REPLY_STATUSES.includes(row.status)) throw err(409, 'workorder.not-open', { status: row.status });
+    const name = (await repo.userName(auth.userId)) || auth.username;
+    await deps.raw.transaction(async (tx) => {
+      if (!(await repo.touch(tx, row.id, row.status))) throw err(409, 'workorder.not-open', { status: row.status });
+      await repo.addHistory(tx, {
+        workOrderId: row.id,
+        tenantId: row.tenant_id,
+        from: row.status,
+        to: row.status,
+        byUserId: auth.userId,
+        byName: name,
+        remark: body.remark,
+      });
+    });
+    deps.events.emit('workorder.changed', {
+      tenantId: row.tenant_id,
+      workOrderId: row.id,
+      from: row.status,
+      to: row.status,
+      byUserId: auth.userId,
+    });
+    const text = repliedText(row.identifier, name, `${row.name}: ${body.remark}`);
+    if (actor === 'handler') {
+      if (row.initiator_id) await deps.messages.send(row.tenant_id, row.initiator_id, text).catch(() => {});
+    } else {
+      const handlerTenantId = row.handler_id ? await handlerTenant(row.handler_id) : null;
+      if (row.handler_id && handlerTenantId) await deps.messages.send(handlerTenantId, row.handler_id, text).catch(() => {});
+      else await deps.messages.sendToSystemManagers(text);
+    }
+    return detail((await repo.get(null, row.id)) as WorkOrderRow);
+  }
+
   async function handlerTenant(userId: string): Promise<string | null> {
     return repo.userTenant(userId);
   }
@@ -242,6 +285,11 @@ export function workOrderService(deps: WorkOrderDeps) {
       return transition(auth, 'initiator', row, to, body);
     },
 
+    /** The initiator's side writes to the handler while the order is being handled. */
+    async replyAsInitiator(auth: Auth, tenantId: string, id: string, body: WorkOrderReply) {
+      return reply(auth, 'initiator', await visible(auth, tenantId, id), body);
+    },
+
     uploadImage(auth: Auth, tenantId: string, file: { name: string; bytes: Buffer }) {
       return deps.images.save(auth, tenantId, file);
     },
@@ -276,6 +324,12 @@ export function workOrderService(deps: WorkOrderDeps) {
       const row = await repo.get(null, id);
       if (!row) throw notFound('Work order not found');
       return transition(auth, 'handler', row, to, body);
+    },
+
+    async replyAsHandler(auth: Auth, id: string, body: WorkOrderReply) {
+      const row = await repo.get(null, id);
+      if (!row) throw notFound('Work order not found');
+      return reply(auth, 'handler', row, body);
     },
   };
 }

@@ -25,6 +25,11 @@ export const workOrderApi = {
     side === 'handler'
       ? call(R.moveAny, { params: { id, status: to }, body })
       : call(R.move, { params: { tenant_id: tenantId, id, status: to }, body: { remark: body.remark } }),
+  /** A reply to the other side while the order is being handled. */
+  reply: (side: Side, tenantId: string, id: string, remark: string) =>
+    side === 'handler'
+      ? call(R.replyAny, { params: { id }, body: { remark } })
+      : call(R.reply, { params: { tenant_id: tenantId, id }, body: { remark } }),
   uploadImage: (tenantId: string, file: File) => {
     const form = new FormData();
     form.append('file', file, file.name);

@@ -8,11 +8,12 @@ import {
   WorkOrderCreateSchema,
   type WorkOrderDetail,
 } from '@loggerhead/contract/schemas/workorder.ts';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Form, Input, Modal, Select, Upload, type UploadFile } from 'antd';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../../api/error-funnel.ts';
+import { selfQuery } from '../../../session/session.queries.ts';
 import { workOrderApi } from '../api/workorder.api.ts';
 import { workOrderKeys } from '../api/workorder.queries.ts';
 
@@ -51,6 +52,13 @@ export function CreateOrderDialog({
   const qc = useQueryClient();
   const [form] = Form.useForm<Values>();
   const [files, setFiles] = useState<UploadFile[]>([]);
+  const self = useQuery(selfQuery());
+  const mobile = self.data?.mobile ?? null;
+
+  // The contact phone starts as the user's own mobile (they can change it).
+  useEffect(() => {
+    if (open && mobile && !form.getFieldValue('phone')) form.setFieldValue('phone', mobile);
+  }, [open, mobile, form]);
 
   const create = useMutation({
     mutationFn: (body: WorkOrderCreate) => workOrderApi.create(tenantId, body),

@@ -9,6 +9,7 @@ import { useSession } from '../../../session/use-session.ts';
 import type { Side } from '../api/workorder.api.ts';
 import { workOrderQuery } from '../api/workorder.queries.ts';
 import { OrderView } from './order-view.tsx';
+import { ReplyBox } from './reply-box.tsx';
 
 /** Loads the order named by `?id=` for the viewer's side and frames it with a title and actions. */
 export function OrderPageFrame({ title, side, actions }: { title: string; side: Side; actions: (order: WorkOrderDetail) => ReactNode }) {
@@ -28,6 +29,7 @@ export function OrderPageFrame({ title, side, actions }: { title: string; side: 
       <>
         <div className="lh-workorder__actions">{actions(order.data)}</div>
         <OrderView order={order.data} side={side} />
+        {tenantId !== null && <ReplyBox order={order.data} side={side} tenantId={tenantId} />}
       </>
     );
 

@@ -105,9 +105,11 @@ export function OrderView({ order, side }: { order: WorkOrderDetail; side: Side 
             children: (
               <>
                 <Typography.Text strong>
-                  {h.from
-                    ? t('workorder.history.moved', { from: t(`workorder.status.${h.from}`), to: t(`workorder.status.${h.to}`) })
-                    : t('workorder.history.created')}
+                  {h.from === h.to
+                    ? t('workorder.history.replied')
+                    : h.from
+                      ? t('workorder.history.moved', { from: t(`workorder.status.${h.from}`), to: t(`workorder.status.${h.to}`) })
+                      : t('workorder.history.created')}
                 </Typography.Text>
                 <Typography.Text type="secondary">
                   {' '}

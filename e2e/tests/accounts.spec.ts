@@ -160,7 +160,7 @@ test.describe('accounts, tenants and permissions', () => {
     // Newest first: the approval notice, then the registration code.
     const logRows = page.getByTestId('push-log-table').locator('tbody tr.ant-table-row');
     await expect(logRows).toHaveCount(2);
-    await expect(logRows.first()).toContainText('approved');
+    await expect(logRows.first()).toContainText(/approved|已通过审核/);
     await snap(page, '13-system-push-log');
     await logout(page);
 
@@ -178,7 +178,7 @@ test.describe('accounts, tenants and permissions', () => {
     }
 
     // The approval may also arrive as an in-app message that pops up once: close it whenever it shows.
-    const approvedMessage = page.getByRole('dialog').filter({ hasText: 'account approved' });
+    const approvedMessage = page.getByRole('dialog').filter({ hasText: /account approved|账号已通过审核/ });
     await page.addLocatorHandler(approvedMessage, async () => {
       await approvedMessage.locator('.ant-modal-footer button').last().click();
     });

@@ -16,6 +16,21 @@ const call = (method: 'GET' | 'PUT', url: string, auth: string, payload?: object
   t.app.inject({ method, url, headers: { authorization: auth }, ...(payload ? { payload } : {}) });
 
 describe('tenant review and administration (system manager)', () => {
+  it("writes the review's notice in the tenant's language, with the reason", async () => {
+    const c = await register(t);
+    await t.database.raw.query(`insert into tenant_customizations (tenant_id, key, value) values ($1, 'systemLanguage', 'en')`, [
+      c.tenantId,
+    ]);
+    const no = await call('PUT', `/v1/tenant/tenants/${c.tenantId}/audit/0`, admin, { notify: true, remark: 'no licence attached' });
+    expect(no.statusCode, no.body).toBe(200);
+    const sms = await t.database.raw.query<{ text: string }>(`select text from push_logs where destination = $1 and purpose = 'audit'`, [
+      c.mobile,
+    ]);
+    expect(sms.rows.map((r) => r.text)).toEqual([
+      `Your Loggerhead account ${c.username} was not approved. Reason: no licence attached. Please contact us for details.`,
+    ]);
+  });
+
   it('lists pending tenants, approves with a notice, rejects, and counts them', async () => {
     const before = (await call('GET', '/v1/tenant/tenant-audit-statistic', admin)).json();
     const a = await register(t, { email: undefined });
@@ -41,12 +56,16 @@ describe('tenant review and administration (system manager)', () => {
     );
     expect(notice.rows).toHaveLength(1);
     expect(notice.rows[0]).toMatchObject({ channel: 'sms', status: 'logged' });
-    expect(notice.rows[0].text).toContain('approved');
-    const inApp = await t.database.raw.query<{ n: number }>(
-      `select count(*)::int as n from user_messages where tenant_id = $1 and user_id = $2`,
+    // in the tenant's language: Chinese unless it chose English
+    expect(notice.rows[0].text).toBe(`您的Loggerhead账号 ${a.username} 已通过审核，现在可以登录。`);
+    const inApp = await t.database.raw.query<{ n: number; texts: { zh: { title: string }; en: { title: string } } }>(
+      `select count(*) over ()::int as n, texts from user_messages where tenant_id = $1 and user_id = $2`,
       [a.tenantId, a.userId],
     );
     expect(inApp.rows[0].n).toBe(1);
+    // in-app in both languages: the inbox answers in the reader's
+    expect(inApp.rows[0].texts.zh.title).toBe('Loggerhead 账号已通过审核');
+    expect(inApp.rows[0].texts.en.title).toBe('Loggerhead account approved');
 
     const no = await call('PUT', `/v1/tenant/tenants/${b.tenantId}/audit/0`, admin, { notify: false, remark: 'incomplete' });
     expect(no.json()).toMatchObject({ status: 2, audited: true });

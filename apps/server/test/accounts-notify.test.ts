@@ -54,6 +54,20 @@ afterAll(async () => {
   await new Promise<void>((resolve) => provider.close(() => resolve()));
 });
 
+/** The plain-text body of a one-part mail as sent over SMTP, decoded (base64 or quoted-printable). */
+function mailText(raw: string): string {
+  const split = raw.indexOf('\r\n\r\n');
+  const head = raw.slice(0, split);
+  const body = raw.slice(split + 4).replace(/\r\n\.\r\n$/, '');
+  const encoding = /^Content-Transfer-Encoding:\s*(\S+)/im.exec(head)?.[1]?.toLowerCase();
+  if (encoding === 'base64') return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
+  if (encoding === 'quoted-printable') {
+    const bytes = body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_m, h: string) => String.fromCharCode(Number.parseInt(h, 16)));
+    return Buffer.from(bytes, 'latin1').toString('utf8');
+  }
+  return body;
+}
+
 const send = (type: 1 | 2, destination: string) =>
   t.app.inject({
     method: 'POST',
@@ -68,7 +82,10 @@ describe('code delivery', () => {
     expect(res.statusCode).toBe(201);
     expect(mails).toHaveLength(1);
     expect(mails[0].to).toBe('driver@example.com');
-    const code = /\b(\d{6})\b/.exec(mails[0].data)?.[1];
+    // The text arrives in Chinese (the default language), encoded as MIME says.
+    const body = mailText(mails[0].data);
+    expect(body).toContain('验证码');
+    const code = /\b(\d{6})\b/.exec(body)?.[1];
     expect(code).toMatch(/^\d{6}$/);
     expect(mails[0].data).toMatch(/From: Loggerhead <noreply@test\.local>/);
     const log = await t.database.raw.query<{ status: string; text: string; sent_at: Date | null }>(
@@ -78,6 +95,24 @@ describe('code delivery', () => {
     expect(log.rows[0].status).toBe('sent');
     expect(log.rows[0].sent_at).not.toBeNull();
     expect(log.rows[0].text).toContain(code);
+  });
+
+  it("writes the code in the asker's language: Chinese unless it asks for English", async () => {
+    const zh = mobile();
+    expect((await send(1, zh)).statusCode).toBe(201);
+    expect(String(sms.at(-1)?.body.text)).toMatch(/^您的Loggerhead注册验证码为 \d{6}，5 分钟内有效，请勿泄露给他人。$/);
+    const en = mobile();
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v1/tenant/verification-codes',
+      remoteAddress: ip(),
+      headers: { 'accept-language': 'en-GB,en;q=0.9' },
+      payload: { type: 1, destination: en, purpose: 'register' },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(String(sms.at(-1)?.body.text)).toMatch(
+      /^Your Loggerhead registration code is \d{6}\. It is valid for 5 minutes\. Do not share it\.$/,
+    );
   });
 
   it('posts an SMS to the HTTP provider as {to, text, kind}', async () => {

@@ -2,6 +2,7 @@ export * from './api.ts';
 export * from './errors.ts';
 export * from './menus.ts';
 export * from './permissions.ts';
+export * from './texts.ts';
 export * from './schemas/common.ts';
 export * from './schemas/data.ts';
 export * from './schemas/dbc.ts';

@@ -129,7 +129,7 @@ export function alertDispatcher(deps: DispatcherDeps): Dispatch {
    * back when a user logs in with another one); zh when unset, the spec's default locale.
    */
   async function languageOf(tenantId: string): Promise<Lang> {
-    return (await dispatchRepo.language(tenantId)) === 'en' ? 'en' : 'zh';
+    return dispatchRepo.language(tenantId);
   }
 
   async function runActions(

@@ -1,16 +1,11 @@
 import type { RawSql } from '../../db/client.ts';
+import { customizationRepository } from '../tenant/customization.repository.ts';
 
 /** What the alert dispatcher reads: a tenant's language, its SMS use this month, a rule's recipients. */
 export function dispatchRepository(raw: RawSql) {
   return {
-    /** The tenant's `systemLanguage` customisation, if set. */
-    async language(tenantId: string): Promise<string | null> {
-      const { rows } = await raw.query<{ value: string }>(
-        `select value from tenant_customizations where tenant_id = $1 and key = 'systemLanguage'`,
-        [tenantId],
-      );
-      return rows[0]?.value ?? null;
-    },
+    /** The tenant's language (customisation `systemLanguage`, zh when unset). */
+    language: customizationRepository(raw).language,
 
     /** Alert SMS and voice messages of the tenant since `since` that were not refused. */
     async alertSmsSince(tenantId: string, since: Date): Promise<number> {

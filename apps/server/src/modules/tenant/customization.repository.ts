@@ -1,7 +1,21 @@
+import { type TextLang, textLang } from '@loggerhead/contract';
 import type { RawSql } from '../../db/client.ts';
 
 export function customizationRepository(raw: RawSql) {
   return {
+    /**
+     * The language the server writes to the tenant's people in (e-mail, SMS, voice): its
+     * `systemLanguage` customisation, which the console saves when a user logs in with another
+     * one; zh when unset (the spec's default).
+     */
+    async language(tenantId: string): Promise<TextLang> {
+      const { rows } = await raw.query<{ value: string }>(
+        `select value from tenant_customizations where tenant_id = $1 and key = 'systemLanguage'`,
+        [tenantId],
+      );
+      return textLang(rows[0]?.value);
+    },
+
     async list(tenantId: string): Promise<{ key: string; value: string }[]> {
       const { rows } = await raw.query<{ key: string; value: string }>(
         'select key, value from tenant_customizations where tenant_id = $1 order by key',

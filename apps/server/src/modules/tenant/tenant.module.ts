@@ -63,6 +63,7 @@ export async function tenantModule(app: LoggerheadApp, ctx: AppContext) {
       accounts,
       packages: ctx.packages,
       usage: ctx.usage,
+      language: customizationRepository(raw).language,
     }),
   );
 }

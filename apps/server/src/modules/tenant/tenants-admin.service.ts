@@ -2,6 +2,7 @@ import {
   GIB,
   type PackageUpdate,
   passwordProblem,
+  serverText,
   TENANT_QUOTA_FIELDS,
   TENANT_QUOTA_NAMES,
   TENANT_STATUS,
@@ -11,6 +12,7 @@ import {
   type TenantQuotasUpdate,
   type TenantUpdateRequest,
   type TenantUser,
+  type TextLang,
 } from '@loggerhead/contract';
 import { epochMs as ms } from '../../db/rows.ts';
 import type { Auth } from '../../lib/auth.ts';
@@ -111,6 +113,8 @@ export function tenantsAdminService(deps: {
   accounts?: AccountsRepository;
   packages?: PackageService;
   usage?: UsageService;
+  /** The tenant's language for what the server writes to its people (zh when not given). */
+  language?: (tenantId: string) => Promise<TextLang>;
 }) {
   const { repo } = deps;
   const filter = (q: Partial<TenantListQuery>): TenantFilter => ({
@@ -261,16 +265,26 @@ export function tenantsAdminService(deps: {
       });
       const after = await get(id);
       if (notify) {
-        const text = pass
-          ? `Your Loggerhead account ${before.name} has been approved. You can log in now.`
-          : `Your Loggerhead account ${before.name} was not approved.${remark ? ` Reason: ${remark}` : ''} Please contact us for details.`;
-        const subject = pass ? 'Loggerhead account approved' : 'Loggerhead account not approved';
+        const key = pass ? 'audit.pass' : 'audit.reject';
+        const words = (l: TextLang) => {
+          const params = {
+            brand: 'Loggerhead',
+            name: before.name,
+            reason: remark ? serverText(l, 'audit.reject.reason', { remark }) : '',
+          };
+          return { title: serverText(l, `${key}.subject`, params), content: serverText(l, `${key}.text`, params) };
+        };
+        const lang = deps.language ? await deps.language(id) : 'zh';
+        const { title: subject, content: text } = words(lang);
         const email = before.email ?? before.manager_email;
         if (email) await deps.notifier.send({ channel: 'email', destination: email, purpose: 'audit', subject, text, tenantId: id });
         if (before.mobile) await deps.notifier.send({ channel: 'sms', destination: before.mobile, purpose: 'audit', text, tenantId: id });
-        // In-app too: the manager sees it on first login (a dialog when approved).
-        if (deps.messages)
-          await deps.messages.sendToManagers(id, { title: subject, content: text, type: 'audit', reminderMode: pass ? 2 : 1 });
+        // In-app too, in both languages (the inbox answers in the reader's): the manager sees it on
+        // first login (a dialog when approved).
+        if (deps.messages) {
+          const texts = { zh: words('zh'), en: words('en') };
+          await deps.messages.sendToManagers(id, { ...texts.en, texts, type: 'audit', reminderMode: pass ? 2 : 1 });
+        }
       }
       void auth;
       return toTenant(after);

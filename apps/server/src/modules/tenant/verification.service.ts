@@ -7,6 +7,8 @@ import {
   type CodePurpose,
   emailProblem,
   mobileProblem,
+  serverText,
+  type TextLang,
   type VerificationCodeRequest,
 } from '@loggerhead/contract';
 import type { RawSql } from '../../db/client.ts';
@@ -32,12 +34,6 @@ export async function loadCodeKey(raw: RawSql): Promise<Buffer> {
   return Buffer.from(value, 'base64');
 }
 
-const PURPOSE_TEXT: Record<CodePurpose, string> = {
-  register: 'registration',
-  modify: 'account change',
-  login: 'login',
-};
-
 export function verificationService(deps: { raw: RawSql; notifier: Notifier; key: Buffer; now?: () => Date; ipLimit?: number }) {
   const ipLimit = deps.ipLimit ?? IP_LIMIT;
   const repo: VerificationRepository = verificationRepository(deps.raw);
@@ -46,8 +42,8 @@ export function verificationService(deps: { raw: RawSql; notifier: Notifier; key
     createHmac('sha256', deps.key).update(`${destination}\n${purpose}\n${code}`).digest('base64');
 
   return {
-    /** POST /tenant/verification-codes. */
-    async send(req: VerificationCodeRequest, ip: string): Promise<{ expires_in: number; resend_in: number }> {
+    /** POST /tenant/verification-codes; the text is in the asker's language (zh unless it asks for en). */
+    async send(req: VerificationCodeRequest, ip: string, lang: TextLang = 'zh'): Promise<{ expires_in: number; resend_in: number }> {
       const destination = normaliseDestination(req.type, req.destination);
       const problem = req.type === 1 ? mobileProblem(destination, req.area_code) : emailProblem(destination);
       if (problem) throw new ApiError(400, problem, undefined, { field: 'destination' });
@@ -72,13 +68,18 @@ export function verificationService(deps: { raw: RawSql; notifier: Notifier; key
         ip,
         expiresAt: new Date(now().getTime() + CODE_TTL_SECONDS * 1000),
       });
-      const minutes = CODE_TTL_SECONDS / 60;
+      const params = {
+        brand: 'Loggerhead',
+        purpose: serverText(lang, `code.purpose.${req.purpose satisfies CodePurpose}`),
+        code,
+        minutes: CODE_TTL_SECONDS / 60,
+      };
       const sent = await deps.notifier.send({
         channel: req.type === 1 ? 'sms' : 'email',
         destination,
         purpose: req.purpose,
-        subject: `Loggerhead ${PURPOSE_TEXT[req.purpose]} code`,
-        text: `Your Loggerhead ${PURPOSE_TEXT[req.purpose]} code is ${code}. It is valid for ${minutes} minutes. Do not share it.`,
+        subject: serverText(lang, 'code.subject', params),
+        text: serverText(lang, 'code.text', params),
       });
       if (sent.status === 'failed') throw new ApiError(503, 'notify.failed');
       return { expires_in: CODE_TTL_SECONDS, resend_in: CODE_RESEND_SECONDS };

@@ -2,6 +2,9 @@ import {
   type CodesOf,
   findTransition,
   parseTimeInput,
+  serverText,
+  type TextLang,
+  type TextParams,
   WORK_ORDER_REPLY_STATUSES,
   type WorkOrder,
   type WorkOrderActor,
@@ -32,27 +35,22 @@ export interface WorkOrderDeps {
   applyCapacity?: CapacityApplier;
 }
 
-const STATUS_TEXT: Record<WorkOrderStatus, { en: string; zh: string }> = {
-  pending: { en: 'pending', zh: '待处理' },
-  process: { en: 'in process', zh: '处理中' },
-  wait: { en: 'waiting for your confirmation', zh: '待您确认' },
-  done: { en: 'done', zh: '已完成' },
-  abandon: { en: 'abandoned', zh: '已放弃' },
-  refuse: { en: 'refused', zh: '已拒绝' },
-};
+type OrderTextKey = 'workorder.changed.title' | 'workorder.new.title' | 'workorder.replied.title';
 
 /** A work-order message in both console languages (the inbox answers in the reader's); English is the stored default. */
-function changedText(identifier: string, to: WorkOrderStatus, content: string) {
-  const en = { title: `Work order ${identifier} is ${STATUS_TEXT[to].en}`, content };
-  const zh = { title: `工单 ${identifier} ${STATUS_TEXT[to].zh}`, content };
-  return { ...en, texts: { en, zh }, type: 'workorder' };
+function orderText(key: OrderTextKey, params: (lang: TextLang) => TextParams, content: string) {
+  const words = (lang: TextLang) => ({ title: serverText(lang, key, params(lang)), content });
+  const texts = { en: words('en'), zh: words('zh') };
+  return { ...texts.en, texts, type: 'workorder' };
 }
 
-/** A reply's message to the other side, in both languages. */
+function changedText(identifier: string, to: WorkOrderStatus, content: string) {
+  return orderText('workorder.changed.title', (l) => ({ identifier, status: serverText(l, `workorder.status.${to}`) }), content);
+}
+
+/** A reply's message to the other side. */
 function repliedText(identifier: string, by: string, content: string) {
-  const en = { title: `Work order ${identifier}: reply from ${by}`, content };
-  const zh = { title: `工单 ${identifier}：${by} 回复`, content };
-  return { ...en, texts: { en, zh }, type: 'workorder' };
+  return orderText('workorder.replied.title', () => ({ identifier, by }), content);
 }
 
 const err = (status: number, code: CodesOf<'workorder'>, details?: Record<string, unknown>) =>
@@ -252,13 +250,9 @@ export function workOrderService(deps: WorkOrderDeps) {
     });
     const row = (await repo.get(auth.tenantId, id)) as WorkOrderRow;
     deps.events.emit('workorder.changed', { tenantId: auth.tenantId, workOrderId: id, from: null, to: 'pending', byUserId: auth.userId });
-    const content = `${row.tenant_name}: ${row.name}`;
-    const en = { title: `New work order ${row.identifier}`, content };
-    await deps.messages.sendToSystemManagers({
-      ...en,
-      texts: { en, zh: { title: `新工单 ${row.identifier}`, content } },
-      type: 'workorder',
-    });
+    await deps.messages.sendToSystemManagers(
+      orderText('workorder.new.title', () => ({ identifier: row.identifier }), `${row.tenant_name}: ${row.name}`),
+    );
     return detail(row);
   }
 

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { SERVER_TEXTS, serverText, serverTexts, TEXT_LANGS, textLang } from './texts.ts';
+
+const placeholders = (s: string) => [...s.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort();
+
+describe('server texts', () => {
+  it('have every key in zh and en, with the same placeholders', () => {
+    for (const [key, t] of Object.entries(SERVER_TEXTS)) {
+      for (const lang of TEXT_LANGS) expect(t[lang].trim(), `${key} ${lang}`).not.toBe('');
+      expect(placeholders(t.zh), key).toEqual(placeholders(t.en));
+      // the Chinese text is Chinese (not a copy of the English one)
+      expect(/[\u4e00-\u9fff]/.test(t.zh), `${key} zh`).toBe(true);
+    }
+  });
+
+  it('fill placeholders and leave unknown ones visible', () => {
+    expect(serverText('en', 'workorder.new.title', { identifier: 'WO1' })).toBe('New work order WO1');
+    expect(serverText('zh', 'workorder.new.title', { identifier: 'WO1' })).toBe('新工单 WO1');
+    expect(serverText('en', 'workorder.new.title')).toBe('New work order {{identifier}}');
+    expect(serverTexts('code.purpose.login')).toEqual({ zh: '登录', en: 'login' });
+  });
+
+  it('pick en only when asked for, zh otherwise (the default)', () => {
+    expect(textLang('en')).toBe('en');
+    expect(textLang('en-GB,zh;q=0.5')).toBe('en');
+    expect(textLang('zh-CN,zh;q=0.9,en;q=0.8')).toBe('zh');
+    expect(textLang('fr-FR, en;q=0.5')).toBe('en');
+    expect(textLang('fr')).toBe('zh');
+    expect(textLang(null)).toBe('zh');
+  });
+});

@@ -23,6 +23,7 @@ export const PAGE_TITLES: Record<string, PageTitle> = {
   DeviceTypeDetails: { title: 'app.title.deviceTypeDetails', parent: 'DeviceTypeList' },
   'EFenceManager/EFenceEditor': { title: 'efence.editor.title', parent: 'EFenceManager' },
   'UserManager/UserCenter': { title: 'app.menu.userCenter' },
+  'UserManager/Orders': { title: 'app.menu.orders' },
 };
 
 /** The path under `/Container/` of a console address, or null outside the console. */

@@ -199,6 +199,8 @@ export const PERMISSION_KEYS_BY_SCOPE = {
     'control:common-role:delete',
     'control:menu:query',
     'control:menu:update',
+    'out-web:deploy:query',
+    'out-web:deploy:update',
   ],
 } as const satisfies Record<PermissionScope, readonly string[]>;
 

@@ -1,8 +1,12 @@
-import { Routes } from '@loggerhead/contract';
-import type { AppContext, LoggerheadApp } from '../../app.ts';
+import { ErrorResponseSchema, Routes } from '@loggerhead/contract';
+import { type AppContext, type LoggerheadApp, webCacheControl } from '../../app.ts';
+import { requireAuth } from '../../lib/auth.ts';
+import { badRequest } from '../../lib/errors.ts';
 import { route } from '../../lib/route.ts';
 import { globalMenu } from '../role/role.routes.ts';
 import { settingsRepository } from '../role/settings.repository.ts';
+import { webVersionsRepository } from './web-versions.repository.ts';
+import { mimeOf, webVersionsService } from './web-versions.service.ts';
 
 function supportLinks(s: { company: string; phone: string; email: string; helpUrl: string }) {
   return Object.fromEntries(
@@ -43,4 +47,35 @@ export function webConfigRoutes(app: LoggerheadApp, ctx: AppContext) {
     resourcePath: '/can',
     isDebug: req.query.path?.includes('debug') ? 1 : 0,
   }));
+
+  // Console versions (spec §7 deploy/web) and the deploy log: system managers.
+  const versions = webVersionsService(webVersionsRepository(ctx.database.raw), ctx.files);
+  const withErrors = { tags, errors: { 400: ErrorResponseSchema, 404: ErrorResponseSchema, 409: ErrorResponseSchema } };
+  const W = Routes.webConfig;
+  route(app, W.versions, withErrors, () => versions.list());
+  route(app, W.saveVersion, withErrors, async (req, reply) => {
+    const file = await req.file();
+    if (!file) throw badRequest('http.400', 'file: the console bundle is required', 'file');
+    const bytes = await file.toBuffer();
+    return reply.code(201).send(await versions.save(requireAuth(req.auth), req.query, bytes));
+  });
+  route(app, W.release, withErrors, (req) => versions.release(requireAuth(req.auth), req.body.id));
+  route(app, W.rollback, withErrors, (req) => versions.rollback(requireAuth(req.auth)));
+  route(app, W.removeVersion, withErrors, async (req, reply) => {
+    await versions.remove(requireAuth(req.auth), req.query.id);
+    return reply.code(204).send();
+  });
+  route(app, W.deployLogs, withErrors, () => versions.logs());
+
+  // The released console version, when there is one, is served instead of the console built with
+  // the server: every page and file address outside the API.
+  app.addHook('onRequest', async (req, reply) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return;
+    const url = (req.url ?? '/').split('?')[0];
+    if (/^\/(?:v1|api)(?:\/|$)/.test(url)) return;
+    const f = await versions.file(url);
+    if (f === 'none') return;
+    if (!f) return reply.code(404).send({ code: 'http.404', message: 'Not found' });
+    return reply.header('content-type', mimeOf(f.rel)).header('cache-control', webCacheControl(f.rel)).send(f.bytes);
+  });
 }

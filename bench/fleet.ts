@@ -227,15 +227,17 @@ async function hold(broker: string, n: number, during: () => Promise<void>): Pro
   return r;
 }
 
+/** The server's memory once garbage is collected: RSS, and JS heap with its buffers. */
+const settle = async () => {
+  for (let i = 0; i < 3; i++) {
+    gc();
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const m = process.memoryUsage();
+  return { rss: m.rss, heap: m.heapUsed + m.external + m.arrayBuffers };
+};
+
 if (IDLE) {
-  const settle = async () => {
-    for (let i = 0; i < 3; i++) {
-      gc();
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    const m = process.memoryUsage();
-    return { rss: m.rss, heap: m.heapUsed + m.external + m.arrayBuffers };
-  };
   const base = await settle();
   let held = base;
   const r = await hold(lhBroker, IDLE, async () => {
@@ -251,11 +253,20 @@ if (IDLE) {
 
 if (STORM) {
   const mq = await hold(mqBroker, STORM, async () => {});
-  const lh = await hold(lhBroker, STORM, async () => {});
+  const base = await settle();
+  let held = base;
+  const lh = await hold(lhBroker, STORM, async () => {
+    held = await settle();
+  });
+  const per = (b: number) => `${(b / Math.max(1, lh.connected) / 1024).toFixed(1)} KB`;
   console.log('');
   console.log(
     `connection storm: ${fmt(STORM)} loggers at once: Loggerhead ${fmt(lh.connected)} in ${lh.connectSeconds.toFixed(1)} s (${lh.failed} failed), Mosquitto ${fmt(mq.connected)} in ${mq.connectSeconds.toFixed(1)} s (${mq.failed} failed)   (goal: all within 30 s); load ${load()}`,
   );
+  if (lh.connected)
+    console.log(
+      `        held by Loggerhead: ${per(held.rss - base.rss)} RSS, ${per(held.heap - base.heap)} JS heap and buffers per connection (goal ≤ 20 KB)`,
+    );
   if (lh.failures) console.log(`        Loggerhead: ${lh.failures}`);
 }
 

@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { RawSql } from '../db/client.ts';
+import { Batcher } from '../lib/batcher.ts';
 import { ingestDevicesRepository } from './devices.repository.ts';
 
 export interface DeviceIdentity {
@@ -65,25 +66,46 @@ export class DeviceDirectory {
     await this.flushMalformed().catch(() => {});
   }
 
-  private async load(deviceId: string, ttl = TTL_MS): Promise<Entry | null> {
-    const hit = this.cache.get(deviceId);
-    if (hit !== undefined && (hit === null ? false : Date.now() - hit.at < ttl)) return hit;
-    const r = await this.repo.byDeviceId(deviceId);
-    const e = r
-      ? {
-          deviceId,
+  /** Lookups of devices not in the cache, read together: a storm of connects costs a few statements. */
+  private readonly lookups = new Batcher<string, Entry | null>(async (ids) => {
+    const rows = await this.repo.byDeviceIds([...new Set(ids)]);
+    const at = Date.now();
+    const found = new Map<string, Entry>(
+      rows.map((r) => [
+        r.third_things_id,
+        {
+          deviceId: r.third_things_id,
           thingsId: r.id,
           tenantId: r.tenant_id,
           key: r.things_key,
           thingType: r.thing_type,
           parentThingsId: r.parent_things_id,
           parentDeviceId: r.parent_device_id,
-          at: Date.now(),
-        }
-      : null;
-    if (e) this.cache.set(deviceId, e);
-    else this.cache.delete(deviceId);
-    return e;
+          at,
+        },
+      ]),
+    );
+    return ids.map((id) => found.get(id) ?? null);
+  }, 2000);
+  /** Lookups under way, per device: a device that connects twice at once is read once. */
+  private readonly loading = new Map<string, Promise<Entry | null>>();
+
+  private async load(deviceId: string, ttl = TTL_MS): Promise<Entry | null> {
+    const hit = this.cache.get(deviceId);
+    if (hit !== undefined && (hit === null ? false : Date.now() - hit.at < ttl)) return hit;
+    const pending = this.loading.get(deviceId);
+    if (pending) return pending;
+    const p = this.lookups.call(deviceId).then((e) => {
+      if (e) this.cache.set(deviceId, e);
+      else this.cache.delete(deviceId);
+      return e;
+    });
+    this.loading.set(deviceId, p);
+    try {
+      return await p;
+    } finally {
+      this.loading.delete(deviceId);
+    }
   }
 
   /** The device when ID and key match, else null (constant-time key comparison). */

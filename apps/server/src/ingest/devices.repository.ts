@@ -17,14 +17,15 @@ interface DeviceRow {
  */
 export function ingestDevicesRepository(raw: RawSql) {
   return {
-    async byDeviceId(deviceId: string): Promise<DeviceRow | null> {
-      const { rows } = await raw.query<DeviceRow>(
-        `select t.id, t.tenant_id, t.things_key, t.thing_type, t.parent_things_id, p.third_things_id as parent_device_id
+    /** Several devices in one statement (a fleet connecting at once); the ones not found are absent. */
+    async byDeviceIds(deviceIds: string[]): Promise<(DeviceRow & { third_things_id: string })[]> {
+      const { rows } = await raw.query<DeviceRow & { third_things_id: string }>(
+        `select t.third_things_id, t.id, t.tenant_id, t.things_key, t.thing_type, t.parent_things_id, p.third_things_id as parent_device_id
            from things t left join things p on p.id = t.parent_things_id and p.tenant_id = t.tenant_id
-          where t.third_things_id = $1`,
-        [deviceId],
+          where t.third_things_id = any($1::text[])`,
+        [deviceIds],
       );
-      return rows[0] ?? null;
+      return rows;
     },
 
     async event(tenantId: string, thingsId: string, kind: string, message: string, detail: Record<string, unknown> | null): Promise<void> {

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type { RawSql } from '../db/client.ts';
+import { Batcher } from '../lib/batcher.ts';
 import { type ClientRef, mqttRepository, type StoredPacket, type Sub } from './mqtt.repository.ts';
 
 // aedes-persistence ships the in-memory store as a CommonJS class; we extend it so that every
@@ -17,10 +18,16 @@ const MemoryPersistence: new (opts?: object) => any = require('aedes-persistence
  */
 export class DatabasePersistence extends MemoryPersistence {
   private readonly repo: ReturnType<typeof mqttRepository>;
+  /** Subscriptions of many clients written together (a fleet re-subscribing after a restart). */
+  private readonly subscribing: Batcher<{ clientId: string; subs: Sub[] }, void>;
 
   constructor(raw: RawSql) {
     super();
     this.repo = mqttRepository(raw);
+    this.subscribing = new Batcher<{ clientId: string; subs: Sub[] }, void>(async (list) => {
+      await this.repo.addSubscriptionsMany(list);
+      return list.map(() => undefined);
+    }, 500);
   }
 
   async setup(broker: unknown): Promise<void> {
@@ -43,8 +50,22 @@ export class DatabasePersistence extends MemoryPersistence {
     await super.storeRetained(packet);
   }
 
+  /**
+   * Stored before aedes answers the SUBACK. A persistent session that subscribes again to what it
+   * already holds (every reconnect of a logger) writes nothing; new ones are written together with
+   * other clients' in one statement.
+   */
   async addSubscriptions(client: ClientRef, subs: Sub[]): Promise<void> {
-    if (subs.length) await this.repo.addSubscriptions(client.id, subs);
+    const held = ((await super.subscriptionsByClient(client)) ?? []) as Sub[];
+    const same = (a: Sub, b: Sub) =>
+      a.topic === b.topic &&
+      a.qos === b.qos &&
+      (a.rh ?? null) === (b.rh ?? null) &&
+      (a.rap ?? null) === (b.rap ?? null) &&
+      (a.nl ?? null) === (b.nl ?? null) &&
+      (a.subscriptionIdentifier ?? null) === (b.subscriptionIdentifier ?? null);
+    const changed = subs.filter((s) => !held.some((h) => same(h, s)));
+    if (changed.length) await this.subscribing.call({ clientId: client.id, subs: changed });
     await super.addSubscriptions(client, subs);
   }
 

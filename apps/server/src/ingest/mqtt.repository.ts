@@ -68,6 +68,25 @@ export function mqttRepository(raw: RawSql) {
         );
     },
 
+    /** Subscriptions of several clients in one statement (the last of a client and topic wins). */
+    async addSubscriptionsMany(list: { clientId: string; subs: Sub[] }[]): Promise<void> {
+      const last = new Map<string, { clientId: string; sub: Sub }>();
+      for (const { clientId, subs } of list) for (const sub of subs) last.set(JSON.stringify([clientId, sub.topic]), { clientId, sub });
+      const params: unknown[] = [];
+      const rows = [...last.values()].map(({ clientId, sub }) => {
+        const { topic, qos, ...options } = sub;
+        params.push(clientId, topic, qos, JSON.stringify(options));
+        const b = params.length - 4;
+        return `($${b + 1},$${b + 2},$${b + 3},$${b + 4}::jsonb)`;
+      });
+      if (!rows.length) return;
+      await raw.query(
+        `insert into mqtt_subscriptions (client_id, topic, qos, options) values ${rows.join(',')}
+         on conflict (client_id, topic) do update set qos = excluded.qos, options = excluded.options`,
+        params,
+      );
+    },
+
     async addSubscriptions(clientId: string, subs: Sub[]): Promise<void> {
       const params: unknown[] = [];
       const rows = subs.map((s) => {

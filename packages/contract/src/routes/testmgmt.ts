@@ -30,8 +30,8 @@ const base = '/test-mgmt/tenants/:tenant_id';
 
 /**
  * Test management (TestManager, spec §1-§5): analysis scripts (Groovy) with versions, routines of
- * steps, runs on devices and their reports. Live run states: the WebSocket
- * `/test-mgmt/tenants/:tenant_id/runs/live?token=…` (docs/test-management.md).
+ * steps, runs on devices and their reports. Live run states: a `test-runs` subscription on the
+ * console's live channel `/live?token=…` (docs/test-management.md).
  */
 export const TestMgmtRoutes = {
   /** Whether the Groovy runtime is installed and its workers are up; how to enable it when not. */

@@ -101,6 +101,18 @@ export function commandRepository(raw: RawSql) {
     },
 
     /** Claims the queued commands of a device for sending (oldest first); only one server copy gets each. */
+    /** What is queued for several devices, claimed in one statement (a fleet coming online at once). */
+    async claimQueuedMany(thingsIds: string[]): Promise<CommandRow[]> {
+      const { rows } = await raw.query<CommandRow>(
+        `update device_commands set state = 'sent', sent_at = now(), deadline_at = now() + timeout_ms * interval '1 millisecond',
+                updated_at = now()
+          where things_id = any($1::uuid[]) and state = 'queued' and deadline_at > now()
+          returning ${COLS}`,
+        [thingsIds],
+      );
+      return rows.sort((a, b) => +new Date(a.created_at) - +new Date(b.created_at));
+    },
+
     async claimQueued(thingsId: string, ids?: string[]): Promise<CommandRow[]> {
       const { rows } = await raw.query<CommandRow>(
         `update device_commands set state = 'sent', sent_at = now(), deadline_at = now() + timeout_ms * interval '1 millisecond',

@@ -14,6 +14,7 @@ import type { RawSql } from '../../db/client.ts';
 import { epochMs as ms } from '../../db/rows.ts';
 import type { Broker } from '../../ingest/broker.ts';
 import type { Auth } from '../../lib/auth.ts';
+import { Batcher } from '../../lib/batcher.ts';
 import { ApiError, badRequest, conflict, notFound } from '../../lib/errors.ts';
 import type { EventBus } from '../../lib/events.ts';
 import { requireDevice, restrictedUser } from '../things/things.access.ts';
@@ -118,6 +119,25 @@ export function commandService(deps: CommandServiceDeps, repo: CommandRepository
       log.warn({ err, correlationId: row.correlation_id }, 'command publish failed');
       await repo.unsend(row.id);
       return false;
+    }
+  }
+
+  /** Claims of devices that (re)subscribed, together: one statement for a fleet coming online at once. */
+  const claims = new Batcher<string, CommandRow[]>(async (thingsIds) => {
+    const rows = await repo.claimQueuedMany([...new Set(thingsIds)]);
+    const first = new Map<string, number>();
+    thingsIds.forEach((id, i) => {
+      if (!first.has(id)) first.set(id, i);
+    });
+    const out: CommandRow[][] = thingsIds.map(() => []);
+    for (const r of rows) out[first.get(r.things_id) as number].push(r);
+    return out;
+  }, 1000);
+
+  /** Sends what is queued for a device that just subscribed to its downlinks, oldest first. */
+  async function flushOnSubscribe(thingsId: string, deviceId: string) {
+    for (const row of await claims.call(thingsId)) {
+      if (await publish(row, deviceId)) changed(row);
     }
   }
 
@@ -337,8 +357,8 @@ export function commandService(deps: CommandServiceDeps, repo: CommandRepository
       if (row) changed(row);
     },
 
-    /** A device (re)subscribed to its downlinks: send what waited for it. */
-    flush,
+    /** A device (re)subscribed to its downlinks: send what waited for it (claimed together with other devices'). */
+    flush: flushOnSubscribe,
 
     /** Once a second: time-outs, expiries, and queued commands of devices that are online. */
     async sweep() {

@@ -1,5 +1,5 @@
-import { Api } from '../support/api.ts';
 import { seedSubUser } from '../support/accounts.ts';
+import { Api } from '../support/api.ts';
 import { registerTenant } from '../support/fixtures.ts';
 import { expect, loginThroughForm, routePage, test } from '../support/test.ts';
 

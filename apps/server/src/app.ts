@@ -17,7 +17,7 @@ import { type FileStore, LocalFileStore } from './files/file-store.ts';
 import { S3FileStore } from './files/s3-store.ts';
 import type { Broker } from './ingest/broker.ts';
 import { createIngest, deploymentId, type Ingest } from './ingest/ingest.ts';
-import { assertPermission } from './lib/auth.ts';
+import { assertPermission, isReadAction } from './lib/auth.ts';
 import { ApiError } from './lib/errors.ts';
 import { EventBus } from './lib/events.ts';
 import type { App } from './lib/fastify.ts';
@@ -307,30 +307,41 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     } else if (token) req.auth = await ctx.control.authenticate(token);
     if (cfg?.public) return;
     if (!req.auth) throw new ApiError(401);
+    // A read-only super-session changes nothing: every write is refused with its own code, but
+    // leaving it (its logout) and calls that only read through a POST (a read key) pass.
+    if (req.auth.superSession?.readOnly && !READ_METHODS.has(req.method) && req.routeOptions.url !== LOGOUT_URL) {
+      if (!cfg?.permission || !isReadAction(cfg.permission)) throw new ApiError(403, 'super-session.read-only');
+    }
     if (cfg?.permission) assertPermission(req.auth, cfg.permission);
   });
   // Operation log: every change made through the API, by whom, when, from which IP. Written before
   // the response leaves (onSend, not onResponse), so a caller that reads the log right after its
   // change always finds it.
   const opLogs = opLogRepository(database.raw);
+  // In a super-session each change (or refused try, and its end) goes to the tenant's log and to the
+  // platform's, under the system manager's name.
   app.addHook('onSend', async (req, reply, payload) => {
     if (!req.auth || !req.routeOptions.url) return payload;
-    // Every call made with an API key is logged, reads included; a person's changes only.
+    const sup = req.auth.superSession;
+    // Every call made with an API key is logged, reads included; a person's changes only (and in a
+    // super-session, its logout too).
     if (!req.auth.apiKey) {
-      if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return payload;
-      if (req.routeOptions.config?.noOpLog) return payload;
+      if (READ_METHODS.has(req.method)) return payload;
+      if (req.routeOptions.config?.noOpLog && !sup) return payload;
     }
-    await opLogs
-      .insert({
-        tenantId: req.auth.tenantId,
-        userId: req.auth.userId,
-        username: req.auth.username,
-        method: req.method,
-        path: req.routeOptions.url,
-        status: reply.statusCode,
-        ip: req.ip,
-      })
-      .catch((err) => req.log.warn({ err }, 'operation log write failed'));
+    const entry = {
+      userId: sup?.userId ?? req.auth.userId,
+      username: sup?.username ?? req.auth.username,
+      method: req.method,
+      path: req.routeOptions.url,
+      status: reply.statusCode,
+      ip: req.ip,
+      // Opening one is a use of it too.
+      superSession: Boolean(sup) || req.routeOptions.url === SUPER_SESSION_URL,
+    };
+    const logs = [opLogs.insert({ ...entry, tenantId: req.auth.tenantId })];
+    if (sup) logs.push(opLogs.insert({ ...entry, tenantId: sup.tenantId }));
+    await Promise.all(logs).catch((err) => req.log.warn({ err }, 'operation log write failed'));
     return payload;
   });
 
@@ -407,6 +418,11 @@ const SECRET_PARAMS = /([?&](?:token|ujwt|code|state|session_state)=)[^&#]*/g;
 export function redactQuery(url: string | undefined): string | undefined {
   return url?.replace(SECRET_PARAMS, '$1[hidden]');
 }
+
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** The logout route: the way out of a read-only super-session. */
+const LOGOUT_URL = '/v1/control/sessions/:id';
+const SUPER_SESSION_URL = '/v1/control/super-session';
 
 /** Trust the nearest `n` proxies (fastify's types take a function for a hop count). */
 function hops(n: number) {

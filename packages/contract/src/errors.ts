@@ -124,6 +124,11 @@ export const ErrorCodes = {
   'role.duplicate': { message: 'A role with this name already exists', status: 409 },
   'role.bad-key': { message: 'A role holds only permission keys a sub-user may be granted', status: 400 },
   'role.bad-menu': { message: 'A role holds only menu entries a sub-user may be bound to', status: 400 },
+  'super-session.read-only': {
+    message: 'This console was opened read-only by a system manager: changes are refused',
+    status: 403,
+  },
+  'super-session.bad-tenant': { message: "The platform's own tenant, or a tenant without a manager, cannot be opened", status: 400 },
   'role.common': { message: 'A common role is changed by the system manager only', status: 403 },
   'forward.not-found': { message: 'Forwarding rule not found', status: 404 },
   'forward.duplicate': { message: 'A forwarding rule with this name already exists', status: 409 },

@@ -201,6 +201,7 @@ export const PERMISSION_KEYS_BY_SCOPE = {
     'control:menu:update',
     'out-web:deploy:query',
     'out-web:deploy:update',
+    'control:super-session:create',
   ],
 } as const satisfies Record<PermissionScope, readonly string[]>;
 

@@ -11,13 +11,15 @@ export interface Auth {
   systemManager: boolean;
   /** Keys granted to a sub-user; null for managers (all tenant keys). */
   grants: ReadonlySet<string> | null;
-  /** Read-only session (the experience account): every write is refused. */
+  /** Read-only session (the experience account, a read-only super-session): every write is refused. */
   readOnly: boolean;
   /**
    * A call made with a tenant API key: only these permission keys (already narrowed to its
    * creator's), and never a route that names no key (docs/decisions/0138-api-keys.md).
    */
   apiKey?: { id: string; name: string; permissions: ReadonlySet<string> };
+  /** A super-session: the system manager who opened this tenant's console as its manager. */
+  superSession?: { userId: string; username: string; tenantId: string; readOnly: boolean };
 }
 
 /** Throws 403 http.403 unless `auth` may call an API guarded by `key`. */

@@ -27,6 +27,7 @@ import { messageRoutes } from './message/message.routes.ts';
 import { noticeRoutes } from './notice/notice.routes.ts';
 import { noticeService } from './notice/notice.service.ts';
 import { notificationRoutes } from './notification/notification.routes.ts';
+import { opLogRepository } from './oplog/oplog.repository.ts';
 import { opLogRoutes } from './oplog/oplog.routes.ts';
 import { signalsRoutes } from './signals/signals.routes.ts';
 import { statisticsModule } from './statistics/statistics.module.ts';
@@ -48,7 +49,7 @@ export type ModuleRegistrar = (app: LoggerheadApp, ctx: AppContext) => void | Pr
 export const modules: ModuleRegistrar[] = [
   (app, ctx) => healthRoutes(app, { db: () => ctx.database.ping(), broker: () => ctx.broker.isUp(), version: ctx.version }),
   (app, ctx) => brokerRoutes(app, ctx),
-  (app, ctx) => controlRoutes(app, ctx.control),
+  (app, ctx) => controlRoutes(app, ctx.control, opLogRepository(ctx.database.raw)),
   (app, ctx) => oidcRoutes(app, ctx),
   (app, ctx) => apiKeyRoutes(app, ctx),
   (app, ctx) => webConfigRoutes(app, ctx),

@@ -138,6 +138,8 @@ const zh: Record<string, string> = {
   'errors.role.duplicate': '该角色名称已存在',
   'errors.role.bad-key': '角色只能包含可授予子用户的权限',
   'errors.role.bad-menu': '角色只能包含子用户可绑定的菜单',
+  'errors.super-session.read-only': '系统管理员以只读方式进入了该租户的控制台，不能修改',
+  'errors.super-session.bad-tenant': '平台自己的租户或没有管理员的租户不能进入',
   'errors.role.common': '通用角色只能由系统管理员修改',
   'errors.job.not-found': '任务不存在',
   'errors.job.duplicate': '该任务名称已存在',

@@ -51,6 +51,17 @@ export const SessionRoutes = {
   }),
 };
 
+/** Spec §7 control super-session: a system manager opens a tenant's console as that tenant. */
+export const SuperSessionRoutes = {
+  open: defineRoute({
+    method: 'POST',
+    path: '/control/super-session',
+    body: z.object({ tenant_id: z.string().uuid(), read_only: z.boolean().default(true) }),
+    response: LoginResponseSchema.extend({ tenant_name: z.string(), read_only: z.boolean() }),
+    permission: 'control:super-session:create',
+  }),
+};
+
 /** The caller's link to a third-party (OpenID Connect) login. */
 export const OidcLinkSchema = z.object({
   enabled: z.boolean(),

@@ -54,7 +54,7 @@ import { BillingRoutes } from './billing.ts';
 import { BrokerRoutes } from './broker.ts';
 import { CommandRoutes } from './command.ts';
 import { ConfigRoutes } from './config.ts';
-import { OidcRoutes, SessionRoutes } from './control.ts';
+import { OidcRoutes, SessionRoutes, SuperSessionRoutes } from './control.ts';
 import { DashboardRoutes } from './dashboard.ts';
 import { DataRoutes } from './data.ts';
 import { DeviceTypeSchemaRoutes } from './device-type-schema.ts';
@@ -93,7 +93,7 @@ export { BillingRoutes } from './billing.ts';
 export { BrokerAclRequestSchema, BrokerAuthRequestSchema, BrokerRoutes, type BrokerVerdict, BrokerVerdictSchema } from './broker.ts';
 export { CommandRoutes } from './command.ts';
 export { ConfigRoutes } from './config.ts';
-export { type OidcLink, OidcLinkSchema, OidcRoutes, SessionRoutes } from './control.ts';
+export { type OidcLink, OidcLinkSchema, OidcRoutes, SessionRoutes, SuperSessionRoutes } from './control.ts';
 export { DashboardRoutes } from './dashboard.ts';
 export { DataRoutes } from './data.ts';
 export * from './define.ts';
@@ -170,6 +170,7 @@ export const Routes = {
   tenantAdmin: TenantAdminRoutes,
   customization: CustomizationRoutes,
   session: SessionRoutes,
+  superSession: SuperSessionRoutes,
   oidc: OidcRoutes,
   labels: LabelRoutes,
   groups: GroupRoutes,

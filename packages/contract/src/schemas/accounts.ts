@@ -387,4 +387,6 @@ export const OpLogSchema = z.object({
   status: z.number().int(),
   ip: z.string().nullable(),
   created_at: z.number().int(),
+  /** Made by a system manager in a super-session of the tenant (written to the tenant's log and the platform's). */
+  super_session: z.boolean().optional(),
 });

@@ -42,6 +42,8 @@ export const PrivilegesSchema = z.object({
    * checking them even for a manager, so that editing buttons are hidden.
    */
   read_only: z.boolean().optional(),
+  /** A super-session: a system manager (`by`) sees this tenant's console; only in that case. */
+  super_session: z.object({ by: z.string(), tenant_name: z.string(), read_only: z.boolean() }).optional(),
 });
 export type Privileges = z.infer<typeof PrivilegesSchema>;
 

@@ -64,6 +64,8 @@ export interface SessionRow {
   revokedAt: Date | null;
   ip: string | null;
   userAgent: string | null;
+  actingUserId: string | null;
+  readOnly: boolean;
 }
 
 export interface SessionUser {
@@ -135,6 +137,8 @@ const SESSION: Record<keyof SessionRow, string> = {
   revokedAt: 'revoked_at',
   ip: 'ip',
   userAgent: 'user_agent',
+  actingUserId: 'acting_user_id',
+  readOnly: 'read_only',
 };
 
 /** `table.column as "<prefix>property", …` for a select list; a joined row's parts get a prefix each. */
@@ -238,10 +242,13 @@ export function controlRepository(raw: RawSql) {
       expiresAt: Date;
       ip: string;
       userAgent: string | null;
+      actingUserId?: string;
+      readOnly?: boolean;
     }): Promise<SessionRow> {
       const { rows } = await raw.query<SessionRow>(
-        `insert into sessions (user_id, tenant_id, expires_at, ip, user_agent) values ($1, $2, $3, $4, $5) returning ${SESSION_COLS}`,
-        [v.userId, v.tenantId, v.expiresAt, v.ip, v.userAgent],
+        `insert into sessions (user_id, tenant_id, expires_at, ip, user_agent, acting_user_id, read_only)
+         values ($1, $2, $3, $4, $5, $6, $7) returning ${SESSION_COLS}`,
+        [v.userId, v.tenantId, v.expiresAt, v.ip, v.userAgent, v.actingUserId ?? null, v.readOnly ?? false],
       );
       return rows[0];
     },
@@ -265,6 +272,16 @@ export function controlRepository(raw: RawSql) {
         [sessionId, userId, new Date()],
       );
       return rows.length > 0;
+    },
+
+    /** The manager of a tenant (the one a super-session opens), with the tenant. */
+    async findManagerOf(tenantId: string): Promise<{ user: UserRow; tenant: TenantRow } | null> {
+      const { rows } = await raw.query(
+        `select ${USER_TENANT_COLS} from users inner join tenants on users.tenant_id = tenants.id
+          where tenants.id = $1 and users.is_manager and users.parent_user_id is null order by users.created_at limit 1`,
+        [tenantId],
+      );
+      return rows[0] ? userAndTenant(rows[0]) : null;
     },
 
     /** The manager of the read-only experience tenant, if seeded. */

@@ -3,11 +3,12 @@ import { requireAuth } from '../../lib/auth.ts';
 import type { App } from '../../lib/fastify.ts';
 import { everyHour } from '../../lib/hourly.ts';
 import { route } from '../../lib/route.ts';
+import type { OpLogRepository } from '../oplog/oplog.repository.ts';
 import type { ControlService } from './control.service.ts';
 
 const R = Routes.session;
 
-export function controlRoutes(app: App, svc: ControlService) {
+export function controlRoutes(app: App, svc: ControlService, opLogs: OpLogRepository) {
   const login = {
     tags: ['control'],
     config: { noOpLog: true },
@@ -24,6 +25,22 @@ export function controlRoutes(app: App, svc: ControlService) {
       ? svc.loginWithCode(req.body, req.ip, req.headers['user-agent'] ?? null)
       : svc.loginWithPassword(req.body, req.ip, req.headers['user-agent'] ?? null, true),
   );
+  // Written to the platform's log by the app's hook; the tenant's log gets it here.
+  route(app, Routes.superSession.open, { tags: ['control'], errors: login.errors }, async (req) => {
+    const auth = requireAuth(req.auth);
+    const opened = await svc.openSuperSession(auth, req.body.tenant_id, req.body.read_only, req.ip, req.headers['user-agent'] ?? null);
+    await opLogs.insert({
+      tenantId: req.body.tenant_id,
+      userId: auth.userId,
+      username: auth.username,
+      method: req.method,
+      path: req.routeOptions.url ?? '/v1/control/super-session',
+      status: 200,
+      ip: req.ip,
+      superSession: true,
+    });
+    return opened;
+  });
   // Ended sessions are deleted a week after they end.
   everyHour(app, 'session sweep', () => svc.purgeEndedSessions());
   route(app, R.logout, { tags: ['control'], config: { noOpLog: true } }, async (req, reply) => {

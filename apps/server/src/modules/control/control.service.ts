@@ -9,6 +9,8 @@ export const LOCK_AFTER_FAILURES = 5;
 /** bcrypt (cost 10) of a random string nobody knows. */
 const UNKNOWN_USER_HASH = '$2b$10$CwTycUXWue0Thq9StjUM0uJ8.Gb6mP0QZ0p6uJ1rqhAqR0b7uQm6e';
 export const LOCK_MINUTES = 15;
+/** A super-session lasts at most an hour (seconds). */
+export const SUPER_SESSION_TTL = 3600;
 /** Ended sessions (logged out, ended by a change, expired) are kept this long, then deleted. */
 export const ENDED_SESSION_KEEP_DAYS = 7;
 
@@ -100,6 +102,13 @@ export function controlService(deps: ControlDeps) {
     if (!s || s.session.revokedAt || s.session.expiresAt <= now() || s.user.id !== claims.sub) return { refused: 'ended' };
     if (s.user.status !== 1 || s.tenant.status !== 1) return { refused: 'withdrawn' };
     const manager = s.user.isManager || s.user.systemManager;
+    let superSession: Auth['superSession'];
+    if (s.session.actingUserId) {
+      // The system manager who opened it must still be one, and enabled.
+      const by = await deps.repo.findUser(s.session.actingUserId);
+      if (!by?.systemManager || by.status !== 1) return { refused: 'withdrawn' };
+      superSession = { userId: by.id, username: by.username, tenantId: by.tenantId, readOnly: s.session.readOnly };
+    }
     const auth: Auth = {
       userId: s.user.id,
       tenantId: s.user.tenantId,
@@ -108,7 +117,8 @@ export function controlService(deps: ControlDeps) {
       isManager: s.user.isManager,
       systemManager: s.user.systemManager,
       grants: manager ? null : await deps.loadGrants(s.user.id),
-      readOnly: s.tenant.isDemo,
+      readOnly: s.tenant.isDemo || s.session.readOnly,
+      ...(superSession ? { superSession } : {}),
     };
     return { auth: Object.freeze(auth), expiresAt: s.session.expiresAt.getTime() };
   }
@@ -132,9 +142,23 @@ export function controlService(deps: ControlDeps) {
     if (tenant.status !== 1 || user.status !== 1) throw new ApiError(403, 'http.403', 'This account is disabled');
   }
 
-  async function issue(user: SessionUser['user'], ip: string, userAgent: string | null): Promise<LoginResponse> {
-    const expiresAt = new Date(now().getTime() + deps.sessionTtl * 1000);
-    const session = await deps.repo.createSession({ userId: user.id, tenantId: user.tenantId, expiresAt, ip, userAgent });
+  async function issue(
+    user: SessionUser['user'],
+    ip: string,
+    userAgent: string | null,
+    acting?: { userId: string; readOnly: boolean },
+  ): Promise<LoginResponse> {
+    const ttl = acting ? Math.min(deps.sessionTtl, SUPER_SESSION_TTL) : deps.sessionTtl;
+    const expiresAt = new Date(now().getTime() + ttl * 1000);
+    const session = await deps.repo.createSession({
+      userId: user.id,
+      tenantId: user.tenantId,
+      expiresAt,
+      ip,
+      userAgent,
+      actingUserId: acting?.userId,
+      readOnly: acting?.readOnly,
+    });
     const claims = { sid: session.id, sub: user.id, tid: user.tenantId };
     return {
       token: await deps.signer.sign(claims, 'console', expiresAt),
@@ -227,6 +251,19 @@ export function controlService(deps: ControlDeps) {
       const demo = await deps.repo.findDemoManager();
       if (!demo) throw notFound('The experience account is not enabled');
       return issue(demo, ip, userAgent);
+    },
+
+    /**
+     * Super-session (spec §7): the system manager `auth` opens the console of `tenantId` as its
+     * manager, read-only unless asked otherwise. Not the platform's own tenant, nor a tenant without
+     * a manager. Its sessions end like the tenant's other sessions (a disabled tenant has none).
+     */
+    async openSuperSession(auth: Auth, tenantId: string, readOnly: boolean, ip: string, userAgent: string | null) {
+      const found = await deps.repo.findManagerOf(tenantId);
+      if (!found) throw notFound('Tenant not found');
+      if (found.tenant.isSystem || found.tenant.id === auth.tenantId) throw new ApiError(400, 'super-session.bad-tenant');
+      const session = await issue(found.user, ip, userAgent, { userId: auth.userId, readOnly });
+      return { ...session, tenant_name: found.tenant.name, read_only: readOnly };
     },
 
     /** Password re-confirmation (spec §2 dialog); wrong tries count toward the lock-out. */

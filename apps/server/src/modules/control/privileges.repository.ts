@@ -14,6 +14,11 @@ export function privilegesRepository(raw: RawSql) {
       return rows.map((r) => r.key);
     },
 
+    async tenantName(tenantId: string): Promise<string | null> {
+      const { rows } = await raw.query<{ name: string }>('select name from tenants where id = $1', [tenantId]);
+      return rows[0]?.name ?? null;
+    },
+
     /** The user's menus, scoped by its tenant. */
     async menus(tenantId: string, userId: string): Promise<string[]> {
       const { rows } = await raw.query<{ menu: string }>(

@@ -27,5 +27,14 @@ export async function privilegesOf(raw: RawSql, auth: Auth): Promise<Privileges>
     menus,
     // Said only of a read-only session; other answers keep the spec's four fields.
     ...(auth.readOnly ? { read_only: true } : {}),
+    ...(auth.superSession
+      ? {
+          super_session: {
+            by: auth.superSession.username,
+            tenant_name: (await privilegesRepository(raw).tenantName(auth.tenantId)) ?? '',
+            read_only: auth.superSession.readOnly,
+          },
+        }
+      : {}),
   };
 }

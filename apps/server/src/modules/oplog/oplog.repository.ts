@@ -17,7 +17,10 @@ interface OpLogRow {
   status: number;
   ip: string | null;
   created_at: Date;
+  super_session: boolean;
 }
+
+export type OpLogRepository = ReturnType<typeof opLogRepository>;
 
 export function opLogRepository(raw: RawSql) {
   return {
@@ -36,7 +39,7 @@ export function opLogRepository(raw: RawSql) {
       const where = parts.join(' and ');
       const total = await raw.query<{ n: number }>(`select count(*)::int as n from op_logs where ${where}`, params);
       const { rows } = await raw.query<OpLogRow>(
-        `select id::int as id, user_id, username, method, path, status, ip, created_at from op_logs where ${where}
+        `select id::int as id, user_id, username, method, path, status, ip, created_at, super_session from op_logs where ${where}
          order by created_at desc, id desc limit $${params.length + 1} offset $${params.length + 2}`,
         [...params, size, (page - 1) * size],
       );
@@ -52,16 +55,13 @@ export function opLogRepository(raw: RawSql) {
       path: string;
       status: number;
       ip: string;
+      /** Made in a super-session (by the system manager named). */
+      superSession?: boolean;
     }): Promise<void> {
-      await raw.query('insert into op_logs(tenant_id, user_id, username, method, path, status, ip) values ($1,$2,$3,$4,$5,$6,$7)', [
-        e.tenantId,
-        e.userId,
-        e.username,
-        e.method,
-        e.path,
-        e.status,
-        e.ip,
-      ]);
+      await raw.query(
+        'insert into op_logs(tenant_id, user_id, username, method, path, status, ip, super_session) values ($1,$2,$3,$4,$5,$6,$7,$8)',
+        [e.tenantId, e.userId, e.username, e.method, e.path, e.status, e.ip, e.superSession ?? false],
+      );
     },
   };
 }

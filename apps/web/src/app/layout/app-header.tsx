@@ -1,11 +1,12 @@
 import { AppstoreAddOutlined, CloudUploadOutlined, FileTextOutlined } from '@ant-design/icons';
 import type { MenuKey } from '@loggerhead/contract/menus.ts';
 import { useQuery } from '@tanstack/react-query';
-import { App, Button, Menu, Tooltip } from 'antd';
+import { App, Button, Menu, Tag, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { LanguageSwitch } from '../../components/language-switch.tsx';
 import { MENU_PATHS, menuOfPath, TOP_MENU } from '../../session/menus.ts';
+import { leaveSuperSession } from '../../session/super-session.ts';
 import type { SessionInfo } from '../../session/use-session.ts';
 import { CapacityButton, HelpLink, openWithToken, ScreenDropdown } from './header-tools.tsx';
 import { MessageBell } from './message-bell.tsx';
@@ -41,6 +42,19 @@ export function AppHeader({ session, brand, onCapacityRequest }: { session: Sess
         onClick={({ key }) => navigate(MENU_PATHS[key as MenuKey])}
         data-testid="top-menu"
       />
+      {session.privileges?.super_session && (
+        <span data-testid="super-session" style={{ display: 'inline-flex', alignItems: 'center', gap: 4 }}>
+          <Tag color="red" style={{ marginInlineEnd: 0 }}>
+            {t(session.privileges.super_session.read_only ? 'app.superSession.readOnly' : 'app.superSession.writable', {
+              tenant: session.privileges.super_session.tenant_name,
+              by: session.privileges.super_session.by,
+            })}
+          </Tag>
+          <Button size="small" danger onClick={() => void leaveSuperSession()} data-testid="super-session-exit">
+            {t('app.superSession.exit')}
+          </Button>
+        </span>
+      )}
       <nav className="lh-header__tools">
         <Tooltip title={t('app.header.lowCode')}>
           <Button

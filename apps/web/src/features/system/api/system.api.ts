@@ -58,6 +58,8 @@ export const systemApi = {
   updateCommonRole: (id: string, body: RouteBody<typeof Routes.commonRoles.update>) =>
     call(Routes.commonRoles.update, { params: { id }, body }),
   removeCommonRole: (id: string) => call(Routes.commonRoles.remove, { params: { id } }),
+  openSuperSession: (tenantId: string, readOnly: boolean) =>
+    call(Routes.superSession.open, { body: { tenant_id: tenantId, read_only: readOnly } }),
   globalMenu: (signal?: AbortSignal) => call(Routes.globalMenu.get, { signal }),
   setGlobalMenu: (body: RouteBody<typeof Routes.globalMenu.update>) => call(Routes.globalMenu.update, { body }),
 };

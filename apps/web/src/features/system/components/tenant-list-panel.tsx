@@ -1,11 +1,12 @@
 import { DownloadOutlined } from '@ant-design/icons';
 import { TENANT_STATUS, type Tenant } from '@loggerhead/contract/schemas/tenant.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Drawer, Form, Input, Select, Space, Table } from 'antd';
+import { App, Button, Checkbox, Drawer, Form, Input, Select, Space, Table } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useReauth } from '../../../components/widgets/reauth-dialog.tsx';
 import { EMPTY, formatDateTime } from '../../../lib/format.ts';
+import { enterSuperSession } from '../../../session/super-session.ts';
 import { useSession } from '../../../session/use-session.ts';
 import { saveText, systemApi, systemKeys, TENANT_PAGE_SIZE, type TenantFilter, tenantListQuery } from '../api/system.api.ts';
 import { TenantDetailDrawer, TenantQuotasPanel } from './tenant-detail-drawer.tsx';
@@ -16,7 +17,7 @@ type Filters = Pick<TenantFilter, 'name' | 'mobile' | 'status'>;
 /** All tenants with filters (spec §7: page size 20), CSV download, enable/disable behind a password check. */
 export function TenantListPanel() {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message, modal } = App.useApp();
   const qc = useQueryClient();
   const [form] = Form.useForm<Filters>();
   const [filter, setFilter] = useState<TenantFilter>({ current_page: 1, page_size: TENANT_PAGE_SIZE });
@@ -38,6 +39,25 @@ export function TenantListPanel() {
       void qc.invalidateQueries({ queryKey: systemKeys.tenants() });
     },
   });
+
+  // Super-session (spec §7): read-only unless the system manager ticks the box; logged in both logs.
+  const openConsole = (tenantId: string, name: string) => {
+    let writable = false;
+    modal.confirm({
+      title: t('system.superSession.title', { name }),
+      content: (
+        <Space orientation="vertical">
+          <span>{t('system.superSession.hint')}</span>
+          <Checkbox onChange={(e) => (writable = e.target.checked)} data-testid="super-session-writable">
+            {t('system.superSession.writable')}
+          </Checkbox>
+        </Space>
+      ),
+      okText: t('system.superSession.open'),
+      cancelText: t('common.action.cancel'),
+      onOk: async () => enterSuperSession(await systemApi.openSuperSession(tenantId, !writable)),
+    });
+  };
 
   const toggle = async (r: Tenant) => {
     if (!(await reauth())) return;
@@ -127,12 +147,17 @@ export function TenantListPanel() {
           {
             title: t('system.common.actions'),
             key: 'actions',
-            width: 170,
+            width: 250,
             render: (_v, r) => (
               <Space size={0}>
                 <Button type="link" size="small" onClick={() => setDetail(r.id)} data-testid={`tenant-detail-${r.name}`}>
                   {t('system.detail.open')}
                 </Button>
+                {r.status === TENANT_STATUS.active && (
+                  <Button type="link" size="small" onClick={() => openConsole(r.id, r.name)} data-testid={`tenant-console-${r.name}`}>
+                    {t('system.superSession.open')}
+                  </Button>
+                )}
                 {(r.status === TENANT_STATUS.active || r.status === TENANT_STATUS.disabled) && (
                   <Button type="link" size="small" danger={r.status === TENANT_STATUS.active} onClick={() => void toggle(r)}>
                     {r.status === TENANT_STATUS.active ? t('system.tenant.disable') : t('system.tenant.enable')}

@@ -5,6 +5,8 @@ import {
   CommandPageSchema,
   CommandResponseListSchema,
   CommandSchema,
+  DeviceTestResultSchema,
+  DeviceTestSchema,
   ResponseQuerySchema,
 } from '../schemas/command.ts';
 import { DeviceParams, defineRoute, TenantParams } from './define.ts';
@@ -20,6 +22,15 @@ export const CommandRoutes = {
     params: DeviceParams,
     body: CommandIssueSchema,
     response: CommandSchema,
+    permission: 'things:things:command',
+  }),
+  /** Spec §7 device test: sends one message now and answers with the device's raw responses (or the time-out). */
+  deviceTest: defineRoute({
+    method: 'POST',
+    path: `${base}/things/:things_id/device-test`,
+    params: DeviceParams,
+    body: DeviceTestSchema,
+    response: DeviceTestResultSchema,
     permission: 'things:things:command',
   }),
   page: defineRoute({

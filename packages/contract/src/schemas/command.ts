@@ -187,6 +187,25 @@ export const CommandResponseListSchema = z.object({
 });
 
 /**
+ * Spec §7 device test: one message sent to a device at once (never queued for later), and what it
+ * answered, as received, within `timeout_ms`.
+ */
+export const DeviceTestSchema = z.object({
+  operation_name: z.string().min(1).max(128).default('common_fn.get_config'),
+  operation_params: z.record(z.string(), z.unknown()).default({}),
+  timeout_ms: z.number().int().min(500).max(30_000).default(5_000),
+});
+export const DeviceTestResultSchema = z.object({
+  /** The command as it ended: answered, failed, timeout, or expired when the device was offline. */
+  command: CommandSchema,
+  /** The envelope sent on `down/cmd`. */
+  sent: z.record(z.string(), z.unknown()),
+  /** The device's responses on `up/resp` for it, in order, as received. */
+  responses: z.array(CommandResponseSchema),
+  elapsed_ms: z.number().int(),
+});
+
+/**
  * Logger configuration (spec §9 ranges). Every field is optional: `set_config` changes only what
  * it names, `get_config` returns everything. The device validates the same ranges (spec: both sides).
  */

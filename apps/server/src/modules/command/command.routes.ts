@@ -19,6 +19,7 @@ export const tenantAuth = (req: { auth: FastifyRequest['auth']; params: { tenant
 export function commandRoutes(root: LoggerheadApp, svc: CommandService) {
   const app = root as unknown as App;
   route(app, R.issue, withErrors, (req) => svc.issue(tenantAuth(req), req.params.things_id, req.body));
+  route(app, R.deviceTest, withErrors, (req) => svc.deviceTest(tenantAuth(req), req.params.things_id, req.body));
   route(app, R.page, withErrors, (req) => svc.page(tenantAuth(req), req.params.things_id, req.query));
   route(app, R.responses, withErrors, (req) => svc.responses(tenantAuth(req), req.params.things_id, req.query));
   route(app, R.tenantResponses, withErrors, (req) => svc.responses(tenantAuth(req), undefined, req.query));

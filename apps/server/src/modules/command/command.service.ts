@@ -212,6 +212,44 @@ export function commandService(deps: CommandServiceDeps, repo: CommandRepository
       return toCommand(await issueTo(await target(auth.tenantId, thingsId), body, auth.userId));
     },
 
+    /**
+     * Spec §7 device test: the message goes out now with a deadline of `timeout_ms` (a device offline
+     * leaves it expired, not waiting in its queue) and the answer is the device's responses as received.
+     */
+    async deviceTest(
+      auth: Auth,
+      thingsId: string,
+      body: { operation_name: string; operation_params: Record<string, unknown>; timeout_ms: number },
+    ) {
+      await requireDevice(raw, auth, thingsId, 'write');
+      const started = Date.now();
+      const row = await issueTo(
+        await target(auth.tenantId, thingsId),
+        {
+          operation_name: body.operation_name,
+          operation_params: body.operation_params,
+          description: 'device test',
+          timeout_ms: body.timeout_ms,
+          expires_in_ms: Math.max(1000, body.timeout_ms),
+        },
+        auth.userId,
+      );
+      const final = await this.waitFinal(row);
+      const { rows } = await repo.responses(auth.tenantId, null, {
+        thingsId,
+        ids: [row.correlation_id],
+        startDate: null,
+        offset: 0,
+        limit: 100,
+      });
+      return {
+        command: toCommand(final),
+        sent: row.envelope,
+        responses: rows.map(toResponse),
+        elapsed_ms: Date.now() - started,
+      };
+    },
+
     /** Issues a command on behalf of a feature (access already checked, or a scheduled job). */
     async issueRaw(t: TargetRow, body: CommandIssue, createdBy: string | null): Promise<CommandRow> {
       return issueTo(t, body, createdBy);

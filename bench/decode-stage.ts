@@ -17,7 +17,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -27,7 +26,7 @@ import { buildApp } from '@loggerhead/server';
 import { loadConfig } from '@loggerhead/server/config.ts';
 import { hashPassword } from '@loggerhead/server/lib/passwords.ts';
 import { alertsOf } from '@loggerhead/server/modules/alert/alert.module.ts';
-import pg from 'pg';
+import { benchStorage } from './src/storage.ts';
 
 const { values: args } = parseArgs({ options: { seconds: { type: 'string', default: '10' }, dbc: { type: 'string' } } });
 const SECONDS = Number(args.seconds);
@@ -86,19 +85,7 @@ function batches(seq0: number) {
 }
 
 // The app, on PGlite files or a fresh database of a PostgreSQL server.
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lh-bench-'));
-const server = process.env.BENCH_DATABASE_URL ?? null;
-const dbName = `lh_bench_${process.pid}`;
-let databaseUrl: string | null = null;
-if (server) {
-  const admin = new pg.Client({ connectionString: server });
-  await admin.connect();
-  await admin.query(`create database ${dbName}`);
-  await admin.end();
-  const u = new URL(server);
-  u.pathname = `/${dbName}`;
-  databaseUrl = u.toString();
-}
+const { dataDir, databaseUrl, cleanup } = await benchStorage('decode');
 const app = await buildApp(
   {
     ...loadConfig({}, dataDir),
@@ -243,10 +230,4 @@ for (const r of rows) {
 console.log('\nCPU ms: the whole path after the commit (sample writes, rules, dispatch); the database dominates it.');
 
 await app.close();
-fs.rmSync(dataDir, { recursive: true, force: true });
-if (server) {
-  const admin = new pg.Client({ connectionString: server });
-  await admin.connect();
-  await admin.query(`drop database if exists ${dbName} with (force)`);
-  await admin.end();
-}
+await cleanup();

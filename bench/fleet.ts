@@ -25,7 +25,7 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import { buildApp } from '@loggerhead/server';
 import { loadConfig } from '@loggerhead/server/config.ts';
-import pg from 'pg';
+import { benchStorage } from './src/storage.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -53,19 +53,7 @@ const load = () =>
 v8.setFlagsFromString('--expose-gc');
 const gc = vm.runInNewContext('gc') as () => void;
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lh-bench-fleet-'));
-const server = process.env.BENCH_DATABASE_URL ?? null;
-const dbName = `lh_bench_fleet_${process.pid}`;
-let databaseUrl: string | null = null;
-if (server) {
-  const admin = new pg.Client({ connectionString: server });
-  await admin.connect();
-  await admin.query(`create database ${dbName}`);
-  await admin.end();
-  const u = new URL(server);
-  u.pathname = `/${dbName}`;
-  databaseUrl = u.toString();
-}
+const { dataDir, databaseUrl, cleanup } = await benchStorage('fleet');
 
 async function freePort(): Promise<number> {
   const s = net.createServer();
@@ -273,10 +261,4 @@ if (STORM) {
 await app.close();
 mosquitto.kill();
 await mqExit;
-fs.rmSync(dataDir, { recursive: true, force: true });
-if (server) {
-  const admin = new pg.Client({ connectionString: server });
-  await admin.connect();
-  await admin.query(`drop database if exists ${dbName} with (force)`);
-  await admin.end();
-}
+await cleanup();

@@ -12,7 +12,6 @@
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -21,7 +20,7 @@ import { buildApp } from '@loggerhead/server';
 import { loadConfig } from '@loggerhead/server/config.ts';
 import { hashPassword } from '@loggerhead/server/lib/passwords.ts';
 import mqtt from 'mqtt';
-import pg from 'pg';
+import { benchStorage } from './src/storage.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 4);
@@ -31,19 +30,7 @@ const MOSQUITTO = process.env.MQTT_URL ?? 'mqtt://127.0.0.1:1883';
 const BIN = path.resolve(import.meta.dirname, '../apps/server/bin/loggerhead.mjs');
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lh-bench-'));
-const server = process.env.BENCH_DATABASE_URL ?? null;
-const dbName = `lh_bench_fwd_${process.pid}`;
-let databaseUrl: string | null = null;
-if (server) {
-  const admin = new pg.Client({ connectionString: server });
-  await admin.connect();
-  await admin.query(`create database ${dbName}`);
-  await admin.end();
-  const u = new URL(server);
-  u.pathname = `/${dbName}`;
-  databaseUrl = u.toString();
-}
+const { dataDir, databaseUrl, cleanup } = await benchStorage('fwd');
 const config = {
   ...loadConfig({}, dataDir),
   port: 0,
@@ -235,10 +222,4 @@ for (const k of ['http', 'mqtt'] as const) {
 await sub.endAsync();
 receiver.close();
 await app.close();
-fs.rmSync(dataDir, { recursive: true, force: true });
-if (server) {
-  const admin = new pg.Client({ connectionString: server });
-  await admin.connect();
-  await admin.query(`drop database if exists ${dbName} with (force)`);
-  await admin.end();
-}
+await cleanup();

@@ -12,7 +12,6 @@
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { checkBatch, encodeBatch } from '@loggerhead/can/protocol/batch.ts';
@@ -21,7 +20,7 @@ import { loadConfig } from '@loggerhead/server/config.ts';
 import { bytesCodec } from '@loggerhead/server/db/bytea.ts';
 import type { RawSql } from '@loggerhead/server/db/client.ts';
 import { syntheticFrames } from '@loggerhead/simulator';
-import pg from 'pg';
+import { benchStorage } from './src/storage.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 4);
@@ -31,20 +30,7 @@ const PARTS = (process.env.BENCH_PARTS ?? 'ingest,history').split(',');
 const BIN = path.resolve(import.meta.dirname, '../apps/server/bin/loggerhead.mjs');
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lh-bench-'));
-// A PostgreSQL server gets a fresh database for the run, dropped at the end.
-const server = process.env.BENCH_DATABASE_URL ?? null;
-const dbName = `lh_bench_${process.pid}`;
-let databaseUrl: string | null = null;
-if (server) {
-  const admin = new pg.Client({ connectionString: server });
-  await admin.connect();
-  await admin.query(`create database ${dbName}`);
-  await admin.end();
-  const u = new URL(server);
-  u.pathname = `/${dbName}`;
-  databaseUrl = u.toString();
-}
+const { dataDir, databaseUrl, cleanup } = await benchStorage('ingest');
 const config = {
   ...loadConfig({}, dataDir),
   port: 0,
@@ -230,10 +216,4 @@ if (PARTS.includes('history')) {
 }
 
 await app.close();
-fs.rmSync(dataDir, { recursive: true, force: true });
-if (server) {
-  const admin = new pg.Client({ connectionString: server });
-  await admin.connect();
-  await admin.query(`drop database if exists ${dbName} with (force)`);
-  await admin.end();
-}
+await cleanup();

@@ -66,6 +66,7 @@ export default defineCatalogue({
     'user.subusers.grantsHint': '设备类权限只作用于上面授权的设备',
 
     'user.oplog.who': '操作人',
+    'user.oplog.superSession': '平台代入',
     'user.oplog.what': '操作',
     'user.oplog.when': '时间',
     'user.oplog.method': '类型',
@@ -208,6 +209,7 @@ export default defineCatalogue({
     'user.subusers.grantsHint': 'Device permissions apply only to the devices granted above',
 
     'user.oplog.who': 'User',
+    'user.oplog.superSession': 'Super-session',
     'user.oplog.what': 'Operation',
     'user.oplog.when': 'Time',
     'user.oplog.method': 'Kind',

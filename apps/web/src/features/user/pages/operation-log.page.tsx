@@ -90,7 +90,22 @@ export default function OperationLogPage() {
         }}
         columns={[
           { title: t('user.oplog.when'), dataIndex: 'created_at', width: 180, render: (v: number) => formatDateTime(v) },
-          { title: t('user.oplog.who'), dataIndex: 'username', width: 200, render: (v) => v || EMPTY },
+          {
+            title: t('user.oplog.who'),
+            dataIndex: 'username',
+            width: 200,
+            // A system manager acting in a super-session of the tenant is marked as such.
+            render: (v, r: OpLog) => (
+              <>
+                {v || EMPTY}
+                {r.super_session && (
+                  <Tag color="red" style={{ marginInlineStart: 6 }} data-testid="oplog-super-session">
+                    {t('user.oplog.superSession')}
+                  </Tag>
+                )}
+              </>
+            ),
+          },
           {
             title: t('user.oplog.method'),
             dataIndex: 'method',

@@ -4,6 +4,7 @@ import {
   ErrorResponseSchema,
   MAX_CONFIG_FILE_BYTES,
   MAX_SCRIPT_CHARS,
+  ORDER_RECEIPT_MAX_BYTES,
   WORK_ORDER_IMAGE_MAX_BYTES,
 } from '@loggerhead/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -125,7 +126,17 @@ function expect413(a: Answer, label: string) {
  * Every route that takes a file or a raw body, with the limit it is held to. The test below checks
  * the list is whole: a POST or PUT route without a JSON body schema is either here or takes no body.
  */
-const UPLOADS: { route: string; kind: 'multipart' | 'raw'; type?: string; limit: () => number; fields?: Record<string, string> }[] = [
+const UPLOADS: {
+  route: string;
+  kind: 'multipart' | 'raw';
+  type?: string;
+  limit: () => number;
+  fields?: Record<string, string>;
+  /** The route is the system manager's (default: the tenant's manager). */
+  admin?: true;
+  /** Query the route requires beside its body. */
+  query?: string;
+}[] = [
   { route: 'PUT /v1/tenant/users/self/avatar', kind: 'multipart', limit: () => Math.min(AVATAR_MAX_BYTES, MAX_UPLOAD) },
   {
     route: 'POST /v1/workorder/tenants/:tenant_id/images',
@@ -156,6 +167,12 @@ const UPLOADS: { route: string; kind: 'multipart' | 'raw'; type?: string; limit:
     kind: 'multipart',
     limit: () => Math.min(MAX_SCRIPT_CHARS * 4 + 4096, MAX_UPLOAD),
   },
+  {
+    route: 'POST /v1/billing/tenants/:tenant_id/orders/:id/receipt',
+    kind: 'multipart',
+    limit: () => Math.min(ORDER_RECEIPT_MAX_BYTES, MAX_UPLOAD),
+  },
+  { route: 'POST /v1/out-web/deploy/web/save', kind: 'multipart', limit: () => MAX_UPLOAD, admin: true, query: '?version=9.9.9' },
   { route: 'PUT /v1/filemanager/recall-upload/:token', kind: 'raw', type: 'application/octet-stream', limit: () => MAX_UPLOAD_PART },
   { route: 'POST /v1/filemanager/recall-upload/:token', kind: 'raw', type: 'application/octet-stream', limit: () => MAX_UPLOAD_PART },
 ];
@@ -174,6 +191,10 @@ const NO_BODY = [
   'POST /v1/out-firmware-mgmt/tenants/:tenantId/things/:things_id/upgrades/:id/cancel',
   'POST /v1/single-candtu/tenants/:tenant_id/things/:things_id/ecu-upgrade/:id/cancel',
   'POST /v1/test-mgmt/tenants/:tenant_id/runs/:id/cancel',
+  'POST /v1/out-web/deploy/web/rollback',
+  'POST /v1/billing/tenants/:tenant_id/orders/:id/pay',
+  'POST /v1/billing/tenants/:tenant_id/orders/:id/cancel',
+  'PUT /v1/data-mgmt/tenants/:tenant_id/statistics-tasks/:id/status/:status',
 ];
 
 function pathOf(url: string): string {
@@ -203,8 +224,8 @@ describe('upload routes', () => {
       const size = u.limit() + 256 * 1024;
       const body = u.kind === 'multipart' ? multipart(size, u.fields) : Buffer.alloc(size, u.type === 'application/json' ? 0x20 : 0x41);
       const type = u.kind === 'multipart' ? MULTIPART : (u.type as string);
-      const auth: Record<string, string> = url.includes('recall-upload') ? {} : { authorization: tenant.auth };
-      expect413(await send(method, pathOf(url), { 'content-type': type, ...auth }, body), u.route);
+      const auth: Record<string, string> = url.includes('recall-upload') ? {} : { authorization: u.admin ? admin : tenant.auth };
+      expect413(await send(method, pathOf(url) + (u.query ?? ''), { 'content-type': type, ...auth }, body), u.route);
     },
   );
 
@@ -215,8 +236,8 @@ describe('upload routes', () => {
       const cut = multipart(10, u.fields).subarray(0, -20);
       const res = await t.app.inject({
         method: method as 'POST',
-        url: pathOf(url),
-        headers: { 'content-type': MULTIPART, authorization: tenant.auth },
+        url: pathOf(url) + (u.query ?? ''),
+        headers: { 'content-type': MULTIPART, authorization: u.admin ? admin : tenant.auth },
         payload: cut,
       });
       const ok = res.statusCode >= 400 && res.statusCode < 500 && ErrorResponseSchema.safeParse(res.json()).success;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PageQuerySchema } from '../schemas/common.ts';
+import { PageQuerySchema, UuidSchema } from '../schemas/common.ts';
 import {
   DeviceEventPageSchema,
   DeviceTypeCreateSchema,
@@ -101,7 +101,7 @@ export const ThingsRoutes = {
   removeChild: defineRoute({
     method: 'DELETE',
     path: `${base}/things/:things_id/children/:child_id`,
-    params: DeviceParams.extend({ child_id: z.string() }),
+    params: DeviceParams.extend({ child_id: UuidSchema }),
     permission: 'things:things:update',
   }),
   /** The device's parents, nearest first: its gateway, that gateway's gateway… (spec §7 things service parents). */

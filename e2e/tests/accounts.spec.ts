@@ -336,7 +336,8 @@ test.describe('accounts, tenants and permissions', () => {
       await page.locator('#system-config_systemWebBottomCompany').fill('Harbour Logistics Ltd');
       await page.getByTestId('system-config-save').click();
       await expect(page.getByText('已保存')).toBeVisible();
-      await expect(page).toHaveTitle('Harbour Fleet');
+      // The tab names the page, then the tenant's system name.
+      await expect(page).toHaveTitle('系统配置 - Harbour Fleet');
       await expect(page.getByTestId('app-footer')).toContainText('Harbour Logistics Ltd');
       await snap(page, '24-system-config');
 

@@ -45,7 +45,8 @@ test.describe('session and shell', () => {
     await put({ systemName: 'Fleet Console', systemWebBottomCompany: 'ACME Trucks', systemWebBottomPhone: '+86 10 1234 5678' });
     try {
       await loginThroughForm(page, admin);
-      await expect(page).toHaveTitle('Fleet Console');
+      // The tab names the page, then the tenant's system name.
+      await expect(page).toHaveTitle(/^\S.* - Fleet Console$/);
       await expect(page.getByTestId('app-footer')).toContainText('ACME Trucks');
       await expect(page.getByTestId('app-footer')).toContainText('+86 10 1234 5678');
     } finally {

@@ -23,10 +23,9 @@ import { parseArgs } from 'node:util';
 import { type CanFrame, compileDbc, DbcDecoder, makeFrame, parseDbc } from '@loggerhead/can';
 import { checkBatch, encodeBatch } from '@loggerhead/can/protocol/batch.ts';
 import { buildApp } from '@loggerhead/server';
-import { loadConfig } from '@loggerhead/server/config.ts';
 import { hashPassword } from '@loggerhead/server/lib/passwords.ts';
 import { alertsOf } from '@loggerhead/server/modules/alert/alert.module.ts';
-import { benchStorage } from './src/storage.ts';
+import { benchConfig, benchStorage } from './src/storage.ts';
 
 const { values: args } = parseArgs({ options: { seconds: { type: 'string', default: '10' }, dbc: { type: 'string' } } });
 const SECONDS = Number(args.seconds);
@@ -86,21 +85,7 @@ function batches(seq0: number) {
 
 // The app, on PGlite files or a fresh database of a PostgreSQL server.
 const { dataDir, databaseUrl, cleanup } = await benchStorage('decode');
-const app = await buildApp(
-  {
-    ...loadConfig({}, dataDir),
-    port: 0,
-    mqttPort: 0,
-    host: '127.0.0.1',
-    dataDir,
-    webDir: null,
-    logLevel: 'warn' as const,
-    adminPassword: 'Bench-Admin-123',
-    experience: false,
-    databaseUrl,
-  },
-  { logger: false },
-);
+const app = await buildApp(benchConfig({ dataDir, databaseUrl }), { logger: false });
 await app.ready();
 const raw = app.ctx.database.raw;
 

@@ -24,8 +24,7 @@ import { parseArgs } from 'node:util';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { buildApp } from '@loggerhead/server';
-import { loadConfig } from '@loggerhead/server/config.ts';
-import { benchStorage } from './src/storage.ts';
+import { benchConfig, benchStorage } from './src/storage.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -79,18 +78,7 @@ for (let i = 0; ; i++) {
   await new Promise((r) => setTimeout(r, 50));
 }
 
-const config = {
-  ...loadConfig({}, dataDir),
-  port: 0,
-  mqttPort: 0,
-  host: '127.0.0.1',
-  dataDir,
-  webDir: null,
-  logLevel: 'warn' as const,
-  adminPassword: 'Bench-Admin-123',
-  experience: false,
-  databaseUrl,
-};
+const config = benchConfig({ dataDir, databaseUrl });
 const app = await buildApp(config, { logger: false });
 await app.ready();
 const raw = app.ctx.database.raw;

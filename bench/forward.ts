@@ -17,10 +17,9 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { buildApp } from '@loggerhead/server';
-import { loadConfig } from '@loggerhead/server/config.ts';
 import { hashPassword } from '@loggerhead/server/lib/passwords.ts';
 import mqtt from 'mqtt';
-import { benchStorage } from './src/storage.ts';
+import { benchConfig, benchStorage } from './src/storage.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 4);
@@ -31,19 +30,7 @@ const BIN = path.resolve(import.meta.dirname, '../apps/server/bin/loggerhead.mjs
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
 const { dataDir, databaseUrl, cleanup } = await benchStorage('fwd');
-const config = {
-  ...loadConfig({}, dataDir),
-  port: 0,
-  mqttPort: 0,
-  host: '127.0.0.1',
-  dataDir,
-  webDir: null,
-  logLevel: 'warn' as const,
-  adminPassword: 'Bench-Admin-123',
-  experience: false,
-  scheduler: false,
-  databaseUrl,
-};
+const config = benchConfig({ dataDir, databaseUrl }, { scheduler: false });
 const app = await buildApp(config, { logger: false });
 await app.ready();
 const raw = app.ctx.database.raw;

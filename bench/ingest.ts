@@ -16,11 +16,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { checkBatch, encodeBatch } from '@loggerhead/can/protocol/batch.ts';
 import { buildApp } from '@loggerhead/server';
-import { loadConfig } from '@loggerhead/server/config.ts';
 import { bytesCodec } from '@loggerhead/server/db/bytea.ts';
 import type { RawSql } from '@loggerhead/server/db/client.ts';
 import { syntheticFrames } from '@loggerhead/simulator';
-import { benchStorage } from './src/storage.ts';
+import { benchConfig, benchStorage } from './src/storage.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 4);
@@ -31,18 +30,7 @@ const BIN = path.resolve(import.meta.dirname, '../apps/server/bin/loggerhead.mjs
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
 const { dataDir, databaseUrl, cleanup } = await benchStorage('ingest');
-const config = {
-  ...loadConfig({}, dataDir),
-  port: 0,
-  mqttPort: 0,
-  host: '127.0.0.1',
-  dataDir,
-  webDir: null,
-  logLevel: 'warn' as const,
-  adminPassword: 'Bench-Admin-123',
-  experience: false,
-  databaseUrl,
-};
+const config = benchConfig({ dataDir, databaseUrl });
 const app = await buildApp(config, { logger: false });
 await app.ready();
 const raw = app.ctx.database.raw;

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { type Config, loadConfig } from '@loggerhead/server/config.ts';
 import pg from 'pg';
 
 /**
@@ -34,5 +35,22 @@ export async function benchStorage(name: string): Promise<{ dataDir: string; dat
       fs.rmSync(dataDir, { recursive: true, force: true });
       if (server) await admin(`drop database if exists ${dbName} with (force)`);
     },
+  };
+}
+
+/** The server's configuration for a benchmark run on that storage: free ports, quiet logs, no demo. */
+export function benchConfig(storage: { dataDir: string; databaseUrl: string | null }, overrides: Partial<Config> = {}): Config {
+  return {
+    ...loadConfig({}, storage.dataDir),
+    port: 0,
+    mqttPort: 0,
+    host: '127.0.0.1',
+    dataDir: storage.dataDir,
+    webDir: null,
+    logLevel: 'warn',
+    adminPassword: 'Bench-Admin-123',
+    experience: false,
+    databaseUrl: storage.databaseUrl,
+    ...overrides,
   };
 }

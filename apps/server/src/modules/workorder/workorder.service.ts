@@ -122,11 +122,18 @@ export function workOrderService(deps: WorkOrderDeps) {
     return { total, current_page: q.current_page, page_size: q.page_size, list: rows.map((r) => toWorkOrder(r, images)) };
   }
 
-  async function notifyInitiator(row: WorkOrderRow, to: WorkOrderStatus, remark: string) {
-    if (!row.initiator_id) return;
-    await deps.messages
-      .send(row.tenant_id, row.initiator_id, changedText(row.identifier, to, remark ? `${row.name}: ${remark}` : row.name))
-      .catch(() => {}); // the initiator may have been deleted meanwhile; the change stands
+  type OrderMessage = ReturnType<typeof orderText>;
+
+  /** To the order's initiator (who may have been deleted meanwhile: the change stands). */
+  async function tellInitiator(row: WorkOrderRow, text: OrderMessage) {
+    if (row.initiator_id) await deps.messages.send(row.tenant_id, row.initiator_id, text).catch(() => {});
+  }
+
+  /** To the order's handler, or every system manager before anyone took it. */
+  async function tellHandler(row: WorkOrderRow, text: OrderMessage) {
+    const handlerTenantId = row.handler_id ? await repo.userTenant(row.handler_id) : null;
+    if (row.handler_id && handlerTenantId) await deps.messages.send(handlerTenantId, row.handler_id, text).catch(() => {});
+    else await deps.messages.sendToSystemManagers(text);
   }
 
   async function transition(auth: Auth, actor: WorkOrderActor, row: WorkOrderRow, to: WorkOrderStatus, body: WorkOrderStatusBody) {
@@ -166,13 +173,8 @@ export function workOrderService(deps: WorkOrderDeps) {
     });
     deps.events.emit('workorder.changed', { tenantId: row.tenant_id, workOrderId: row.id, from: row.status, to, byUserId: auth.userId });
     if (body.apply) deps.events.emit('package.changed', { tenantId: row.tenant_id });
-    await notifyInitiator(row, to, body.remark);
-    if (actor === 'initiator') {
-      const text = changedText(row.identifier, to, `${row.tenant_name}: ${row.name}`);
-      const handlerTenantId = row.handler_id ? await handlerTenant(row.handler_id) : null;
-      if (row.handler_id && handlerTenantId) await deps.messages.send(handlerTenantId, row.handler_id, text).catch(() => {});
-      else await deps.messages.sendToSystemManagers(text);
-    }
+    await tellInitiator(row, changedText(row.identifier, to, body.remark ? `${row.name}: ${body.remark}` : row.name));
+    if (actor === 'initiator') await tellHandler(row, changedText(row.identifier, to, `${row.tenant_name}: ${row.name}`));
     return detail((await repo.get(null, row.id)) as WorkOrderRow);
   }
 
@@ -200,18 +202,8 @@ export function workOrderService(deps: WorkOrderDeps) {
       byUserId: auth.userId,
     });
     const text = repliedText(row.identifier, name, `${row.name}: ${body.remark}`);
-    if (actor === 'handler') {
-      if (row.initiator_id) await deps.messages.send(row.tenant_id, row.initiator_id, text).catch(() => {});
-    } else {
-      const handlerTenantId = row.handler_id ? await handlerTenant(row.handler_id) : null;
-      if (row.handler_id && handlerTenantId) await deps.messages.send(handlerTenantId, row.handler_id, text).catch(() => {});
-      else await deps.messages.sendToSystemManagers(text);
-    }
+    await (actor === 'handler' ? tellInitiator(row, text) : tellHandler(row, text));
     return detail((await repo.get(null, row.id)) as WorkOrderRow);
-  }
-
-  async function handlerTenant(userId: string): Promise<string | null> {
-    return repo.userTenant(userId);
   }
 
   /** Creates an order (any feedback type, capacity included) and tells the system managers. */

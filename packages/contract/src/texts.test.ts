@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SERVER_TEXTS, serverText, serverTexts, TEXT_LANGS, textLang } from './texts.ts';
+import { askedLang, SERVER_TEXTS, serverText, serverTexts, TEXT_LANGS, textLang } from './texts.ts';
 
 const placeholders = (s: string) => [...s.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort();
 
@@ -27,5 +27,8 @@ describe('server texts', () => {
     expect(textLang('fr-FR, en;q=0.5')).toBe('en');
     expect(textLang('fr')).toBe('zh');
     expect(textLang(null)).toBe('zh');
+    // what was asked for, if anything (the inbox keeps its stored default otherwise)
+    expect(askedLang('fr')).toBeNull();
+    expect(askedLang('en-US')).toBe('en');
   });
 });

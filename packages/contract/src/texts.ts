@@ -42,14 +42,19 @@ export const SERVER_TEXTS = {
 export type TextKey = keyof typeof SERVER_TEXTS;
 export type TextParams = Record<string, string | number>;
 
-/** The language of a stored preference or an `Accept-Language` header: en when asked for, else zh (the spec's default). */
-export function textLang(v: string | null | undefined): TextLang {
+/** The console language a preference or an `Accept-Language` header asks for first ("zh-CN,en;q=0.8" → zh); null when neither. */
+export function askedLang(v: string | null | undefined): TextLang | null {
   for (const part of (v ?? '').split(',')) {
     const tag = part.trim().split(';')[0].toLowerCase();
     if (tag.startsWith('zh')) return 'zh';
     if (tag.startsWith('en')) return 'en';
   }
-  return 'zh';
+  return null;
+}
+
+/** The language to write in for a preference or header: the one asked for, else zh (the spec's default). */
+export function textLang(v: string | null | undefined): TextLang {
+  return askedLang(v) ?? 'zh';
 }
 
 /** One text in one language, its placeholders filled (an unknown placeholder stays visible). */

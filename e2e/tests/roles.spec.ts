@@ -36,8 +36,7 @@ test('a role with one menu gives a sub-user that menu and nothing else', async (
   const subRow = rolesPage.getByTestId('subuser-table').getByRole('row', { name: new RegExp(subName) });
   await subRow.getByRole('button', { name: '角色' }).click();
   const assign = page.getByRole('dialog', { name: `分配角色：${subName}` });
-  await assign.getByTestId('user-roles-select').click();
-  await page.locator('.ant-select-item-option', { hasText: '车队查看' }).click();
+  await assign.getByTestId('user-roles-select').getByRole('checkbox', { name: '车队查看' }).check();
   await assign.getByTestId('user-roles-save').click();
   await expect(assign).toBeHidden();
 

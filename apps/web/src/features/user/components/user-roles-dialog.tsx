@@ -1,6 +1,6 @@
 import type { SubUser } from '@loggerhead/contract/schemas/accounts.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Modal, Select } from 'antd';
+import { Alert, App, Checkbox, Empty, Modal, Spin } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { rolesQuery, userApi, userKeys } from '../api/user.api.ts';
@@ -41,20 +41,23 @@ export function UserRolesDialog({ tenantId, user, onClose }: { tenantId: string 
       destroyOnHidden
     >
       <Alert type="info" showIcon title={t('user.roles.assignHint')} style={{ marginBottom: 16 }} />
-      <Select
-        mode="multiple"
-        style={{ width: '100%' }}
-        data-testid="user-roles-select"
-        loading={roles.isLoading || held.isLoading}
-        value={chosen}
-        onChange={setChosen}
-        placeholder={t('user.roles.choose')}
-        optionFilterProp="label"
-        options={(roles.data?.list ?? []).map((r) => ({
-          value: r.id,
-          label: r.common ? `${r.name} (${t('roles.table.common')})` : r.name,
-        }))}
-      />
+      {/* A list of boxes, not a drop-down: every role is in view and nothing covers the dialog's buttons. */}
+      <Spin spinning={roles.isLoading || held.isLoading}>
+        {roles.data && roles.data.list.length === 0 ? (
+          <Empty description={t('user.roles.none')} />
+        ) : (
+          <Checkbox.Group
+            data-testid="user-roles-select"
+            value={chosen}
+            onChange={(v) => setChosen(v as string[])}
+            style={{ display: 'flex', flexDirection: 'column', gap: 8, maxHeight: 320, overflowY: 'auto' }}
+            options={(roles.data?.list ?? []).map((r) => ({
+              value: r.id,
+              label: r.common ? `${r.name} (${t('roles.table.common')})` : r.name,
+            }))}
+          />
+        )}
+      </Spin>
     </Modal>
   );
 }

@@ -37,4 +37,5 @@ export * from './schemas/forward.ts';
 export * from './schemas/statistics.ts';
 export * from './schemas/api-keys.ts';
 export * from './schemas/twin.ts';
+export * from './schemas/edge.ts';
 export * from './routes/index.ts';

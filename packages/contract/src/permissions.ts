@@ -76,6 +76,7 @@ export const PERMISSION_KEYS_BY_SCOPE = {
     'test-mgmt:run:cancel',
     'test-mgmt:run:delete',
     'things:digital-twin:update',
+    'alert:edge-computing:issuance',
   ],
   tenant: [
     'firmware:firmware:query',
@@ -140,6 +141,10 @@ export const PERMISSION_KEYS_BY_SCOPE = {
     'alert:twins-rule:update',
     'alert:twins-rule:delete',
     'alert:twins-rule:updateStatus',
+    'alert:edge-computing:query',
+    'alert:edge-computing:create',
+    'alert:edge-computing:update',
+    'alert:edge-computing:delete',
     'test-mgmt:script:query',
     'test-mgmt:script:create',
     'test-mgmt:script:update',

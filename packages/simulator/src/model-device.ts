@@ -1,5 +1,7 @@
 import { childUpTopic, parseTopic, type Uplink, upTopic } from '@loggerhead/can/protocol/topics.ts';
+import { EDGE_RULE_OPERATION, type EdgeRuleOnDevice } from '@loggerhead/contract';
 import { type DeviceAgent, DeviceCodes } from './commands.ts';
+import { EdgeRules } from './edge-rules.ts';
 import type { LoggerDevice } from './logger-device.ts';
 
 /** What the simulator needs of a function block (the API's `…/info-models/{id}/function-blocks` answer fits). */
@@ -32,13 +34,16 @@ const typeOk = (t: number, v: unknown) =>
  * A plain IoT device of an info model (decision 0123): it reports its status properties as JSON
  * telemetry, read-only numbers drifting a little each time; it applies the desired values it is sent
  * on `down/twin`, acknowledges them on `up/twin` with what it now holds; and it answers the model's
- * operations (`block.identifier`) with code 0 after checking their parameters' types.
+ * operations (`block.identifier`) with code 0 after checking their parameters' types. Edge-computing
+ * rules it is sent (`edge.set_rule`) filter or aggregate its properties before each upload.
  */
 export class ModelDevice {
   /** Current values: block → identifier → value. */
   readonly state: Record<string, Record<string, unknown>> = {};
   /** Desired versions applied, in order. */
   readonly applied: number[] = [];
+  /** Edge-computing rules it holds, applied to each upload (`edge.set_rule`). */
+  readonly edge = new EdgeRules();
   private timer: ReturnType<typeof setInterval> | null = null;
   private readonly types = new Map<string, { dataType: number; readOnly: boolean }>();
 
@@ -70,6 +75,14 @@ export class ModelDevice {
           return { code: DeviceCodes.ok, message: 'ok', payload: { operation: `${b.name}.${op.identifier}`, params } };
         });
     }
+    const numeric = new Set([...this.types].filter(([, t]) => t.dataType === 1).map(([path]) => path));
+    agent?.on(EDGE_RULE_OPERATION, (params) => {
+      const rule = params.rule as EdgeRuleOnDevice;
+      const why = this.edge.accept(rule, numeric);
+      return why
+        ? { code: DeviceCodes.invalidParams, message: why }
+        : { code: DeviceCodes.ok, message: 'ok', payload: { rule_id: rule.id, version: rule.version, rules: this.edge.held.size } };
+    });
     const twinKind = childId ? `sub/${childId}/twin` : 'twin';
     device.downlinkHandlers.push((topic, payload) => {
       if (parseTopic(topic)?.kind === twinKind) void this.onDesired(payload);
@@ -101,7 +114,8 @@ export class ModelDevice {
   async report(events: { block: string; event: string; data?: Record<string, unknown> }[] = []): Promise<void> {
     const c = this.device.client;
     if (!c) throw new Error('not connected');
-    const body: Record<string, unknown> = { ts: Date.now(), properties: this.state };
+    const now = Date.now();
+    const body: Record<string, unknown> = { ts: now, properties: this.edge.apply(this.state, now) };
     if (events.length) body.events = events;
     await c.publishAsync(this.topic('telemetry'), JSON.stringify(body), { qos: 1 });
   }

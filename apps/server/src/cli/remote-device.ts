@@ -26,8 +26,9 @@ list of
 With --telemetry BLOCKS.json (the function blocks of its info model, as GET
 /v1/mapping-mgmt/tenants/{tenant}/info-models/{id}/function-blocks answers) it is a plain device of
 that model: every --interval ms (default 1000) it reports its status properties as JSON telemetry
-(read-only numbers drifting), applies the desired values it is sent and reports them back, and
-answers the model's operations.
+(read-only numbers drifting), applies the desired values it is sent and reports them back, answers
+the model's operations, and holds the edge-computing rules it is issued (edge.set_rule: filter or
+aggregate a property before upload; docs/device-protocol.md).
 
 With --children it is a gateway: N children (device IDs: its own ID with the last four digits
 0001…N, printed at start) or the children whose IDs are listed, each a device of the --telemetry

@@ -11,6 +11,7 @@ import { dashboardRoutes } from './dashboard/dashboard.routes.ts';
 import { panelRoutes } from './dashboard/panels.routes.ts';
 import { dataRoutes } from './data/data.routes.ts';
 import { deviceTypeSchemaRoutes } from './device-type-schema/device-type-schema.routes.ts';
+import { edgeRoutes } from './edge/edge.routes.ts';
 import { experienceModule } from './experience/experience.module.ts';
 import { fenceRoutes } from './fence/fence.routes.ts';
 import { forwardModule } from './forward/forward.module.ts';
@@ -89,11 +90,12 @@ export const modules: ModuleRegistrar[] = [
   (app, ctx) => fenceRoutes(app, ctx),
   (app, ctx) => gpsRoutes(app, ctx),
   // Remote operations: commands, CAN send, config, file recall, firmware, ECU files, UDS and ECU flashing;
-  // test management sends its routines' steps through the same commands.
+  // test management sends its routines' steps, and edge-computing rules go to devices, through the same commands.
   async (app, ctx) => {
     const { commands } = await remoteModule(app, ctx);
     testmgmtModule(app, ctx, commands);
     groupRoutes(app, ctx, commands);
+    edgeRoutes(app, ctx, commands);
     jobsModule(app, ctx, commands);
   },
   // Last: the experience account's demo is seeded through the modules above, once they are ready.

@@ -36,6 +36,7 @@
  * - live (the console's WebSockets: devices' live data, the message bell, a device's remote operations): ./live.ts
  * - functionBlocks, modelCategories, infoModels (device models: function blocks, categories, info models): ./models.ts
  * - twin (a device's digital twin and model events) and twinRules (twin rules and their fires): ./twin.ts
+ * - edgeRules (edge-computing rules and their issuance history): ./edge.ts
  * - labels (the tenant's label registry) and groups (device groups, bind/unbind, group commands): ./org.ts
  * - tenant: self (the caller's own account and tenant), registration (calls before login: codes,
  *   registration, forgotten password), subUsers, tenantAdmin (tenants, system side) and
@@ -59,6 +60,7 @@ import { DashboardRoutes } from './dashboard.ts';
 import { DataRoutes } from './data.ts';
 import { DeviceTypeSchemaRoutes } from './device-type-schema.ts';
 import { EcuRoutes } from './ecu.ts';
+import { EdgeRuleRoutes } from './edge.ts';
 import { FenceRoutes } from './fence.ts';
 import { FirmwareRoutes } from './firmware.ts';
 import { ForwardRoutes } from './forward.ts';
@@ -99,6 +101,7 @@ export { DataRoutes } from './data.ts';
 export * from './define.ts';
 export { DeviceTypeSchemaRoutes } from './device-type-schema.ts';
 export { EcuRoutes } from './ecu.ts';
+export { EdgeRuleRoutes } from './edge.ts';
 export { FenceRoutes } from './fence.ts';
 export { FirmwareRoutes } from './firmware.ts';
 export { ForwardRoutes } from './forward.ts';
@@ -180,4 +183,5 @@ export const Routes = {
   forward: ForwardRoutes,
   twin: TwinRoutes,
   twinRules: TwinRuleRoutes,
+  edgeRules: EdgeRuleRoutes,
 } as const;

@@ -195,6 +195,8 @@ const NO_BODY = [
   'POST /v1/billing/tenants/:tenant_id/orders/:id/pay',
   'POST /v1/billing/tenants/:tenant_id/orders/:id/cancel',
   'PUT /v1/data-mgmt/tenants/:tenant_id/statistics-tasks/:id/status/:status',
+  'POST /v1/out-hmi/tenants/:tenant_id/screens/:id/publish',
+  'POST /v1/out-hmi/tenants/:tenant_id/screens/:id/unpublish',
 ];
 
 function pathOf(url: string): string {

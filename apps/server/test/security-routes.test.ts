@@ -82,6 +82,11 @@ const SIGNED_IN_ROUTES: Record<string, string> = {
   'GET /v1/billing/stage-discounts': 'discounts by months, the same for everyone (the buy screen)',
   'GET /v1/data-mgmt/tenants/:tenant_id/dashboards': 'dashboards of the devices the caller may read',
   'GET /v1/test-mgmt/runtime': 'whether the Groovy runtime is installed (no tenant data)',
+  'GET /v1/out-hmi/tenants/:tenant_id/my-screens': 'the HMI screens given to the caller (or, for a manager, every published one)',
+  'GET /v1/out-hmi/tenants/:tenant_id/my-screens/:id':
+    'an HMI screen given to the caller, or one the caller may edit (checks out-hmi:screen:query)',
+  'POST /v1/out-hmi/tenants/:tenant_id/my-screens/:id/press':
+    "a button of an HMI screen given to the caller (else the action's own key and device access)",
 };
 
 /** WebSockets that check the session token of their query themselves. */

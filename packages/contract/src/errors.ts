@@ -257,6 +257,14 @@ export const ErrorCodes = {
   'alert.bad-rule': { message: 'The trigger rule is not valid' },
   'fence.name-used': { message: 'An e-fence with this name already exists', status: 409 },
   'fence.in-use': { message: 'The e-fence is used by trigger rules', status: 409 },
+  // HMI screens
+  'hmi.not-found': { message: 'HMI screen not found', status: 404 },
+  'hmi.duplicate': { message: 'An HMI screen with this name already exists', status: 409 },
+  'hmi.no-button': { message: 'The screen has no such button', status: 404 },
+  'hmi.unknown-user': { message: 'Sub-user not found', status: 404 },
+  'hmi.unknown-screen': { message: 'The list names a screen this tenant does not have', status: 400 },
+  'hmi.unknown-signal': { message: 'The DBC bound to the channel has no such signal', status: 400 },
+  'hmi.unknown-property': { message: "The device's model has no such property", status: 400 },
   // Dashboards
   'dashboard.not-found': { message: 'Dashboard not found', status: 404 },
   'dashboard.panel-limit': { message: `A dashboard holds at most ${MAX_PANELS} panels`, status: 409 },

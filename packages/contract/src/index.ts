@@ -38,4 +38,5 @@ export * from './schemas/statistics.ts';
 export * from './schemas/api-keys.ts';
 export * from './schemas/twin.ts';
 export * from './schemas/edge.ts';
+export * from './schemas/hmi.ts';
 export * from './routes/index.ts';

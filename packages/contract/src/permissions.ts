@@ -156,6 +156,11 @@ export const PERMISSION_KEYS_BY_SCOPE = {
     'test-mgmt:routine:create',
     'test-mgmt:routine:update',
     'test-mgmt:routine:delete',
+    'out-hmi:screen:query',
+    'out-hmi:screen:create',
+    'out-hmi:screen:update',
+    'out-hmi:screen:delete',
+    'out-hmi:screen:updateStatus',
   ],
   manager: [
     'alert:things-forward:query',
@@ -179,6 +184,8 @@ export const PERMISSION_KEYS_BY_SCOPE = {
     'billing:order:create',
     'billing:order:pay',
     'billing:order:cancel',
+    'out-hmi:user:query',
+    'out-hmi:user:update',
   ],
   system: [
     'tenant:tenant:query',

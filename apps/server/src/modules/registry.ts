@@ -18,6 +18,7 @@ import { forwardModule } from './forward/forward.module.ts';
 import { gpsRoutes } from './gps/gps.routes.ts';
 import { groupRoutes } from './group/group.routes.ts';
 import { healthRoutes } from './health/health.routes.ts';
+import { hmiModule } from './hmi/hmi.routes.ts';
 import { jobsModule } from './jobs/jobs.routes.ts';
 import { labelRoutes } from './label/label.routes.ts';
 import { roleRoutes } from './role/role.routes.ts';
@@ -90,13 +91,15 @@ export const modules: ModuleRegistrar[] = [
   (app, ctx) => fenceRoutes(app, ctx),
   (app, ctx) => gpsRoutes(app, ctx),
   // Remote operations: commands, CAN send, config, file recall, firmware, ECU files, UDS and ECU flashing;
-  // test management sends its routines' steps, and edge-computing rules go to devices, through the same commands.
+  // test management sends its routines' steps, edge-computing rules go to devices, and jobs and HMI buttons send, through the same commands.
   async (app, ctx) => {
     const { commands } = await remoteModule(app, ctx);
     testmgmtModule(app, ctx, commands);
     groupRoutes(app, ctx, commands);
     edgeRoutes(app, ctx, commands);
     jobsModule(app, ctx, commands);
+    // HMI screens: their buttons send commands through the same service.
+    hmiModule(app, ctx, commands);
   },
   // Last: the experience account's demo is seeded through the modules above, once they are ready.
   (app, ctx) => experienceModule(app, ctx),

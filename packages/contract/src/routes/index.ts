@@ -26,6 +26,7 @@
  * - oplog (the operation log of a tenant): ./oplog.ts
  * - deviceTypeSchema (the data groups and fields of a device type): ./device-type-schema.ts
  * - health (the health check): ./health.ts
+ * - hmi (HMI screens, their HMI users, the screens a user opens and presses): ./hmi.ts
  * - jobs (scheduled jobs and their logs): ./jobs.ts
  * - broker (HTTP authentication and authorization of devices for an external broker such as EMQX): ./broker.ts
  * - userConfig (the signed-in user's own settings): ./user-config.ts
@@ -66,6 +67,7 @@ import { FirmwareRoutes } from './firmware.ts';
 import { ForwardRoutes } from './forward.ts';
 import { GpsRoutes } from './gps.ts';
 import { HealthRoutes } from './health.ts';
+import { HmiRoutes } from './hmi.ts';
 import { JobRoutes } from './jobs.ts';
 import { LiveRoutes } from './live.ts';
 import { MappingRoutes } from './mapping.ts';
@@ -107,6 +109,7 @@ export { FirmwareRoutes } from './firmware.ts';
 export { ForwardRoutes } from './forward.ts';
 export { GpsRoutes } from './gps.ts';
 export { HealthRoutes } from './health.ts';
+export { HmiRoutes } from './hmi.ts';
 export { JobRoutes } from './jobs.ts';
 export { LIVE_KIND_PERMISSION, LiveRoutes } from './live.ts';
 export { MappingRoutes } from './mapping.ts';
@@ -184,4 +187,5 @@ export const Routes = {
   twin: TwinRoutes,
   twinRules: TwinRuleRoutes,
   edgeRules: EdgeRuleRoutes,
+  hmi: HmiRoutes,
 } as const;

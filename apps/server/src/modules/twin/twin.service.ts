@@ -211,6 +211,16 @@ export function twinService(deps: TwinDeps) {
     return dropped;
   }
 
+  /** Sets desired values on behalf of a feature that has checked the access itself (an HMI button). */
+  async function setDesiredFor(tenantId: string, thingsId: string, desired: Record<string, unknown>): Promise<Twin> {
+    const thing = await repo.thing(tenantId, thingsId);
+    if (!thing) throw new ApiError(404, 'http.404', 'Device not found');
+    const s = await shape(thing.info_model_id);
+    checkDesired(s, desired);
+    const row = await applyDesired(tenantId, thingsId, thing.third_things_id, desired);
+    return toTwin(thingsId, thing.info_model_id, s, row);
+  }
+
   return {
     /** `up/telemetry` of a device (decision 0123). */
     async onTelemetry(d: DeviceIdentity, message: Record<string, unknown>, topic: string) {
@@ -267,13 +277,10 @@ export function twinService(deps: TwinDeps) {
 
     async setDesired(auth: Auth, thingsId: string, desired: Record<string, unknown>): Promise<Twin> {
       await requireDevice(deps.raw, auth, thingsId, 'write');
-      const thing = await repo.thing(auth.tenantId, thingsId);
-      if (!thing) throw new ApiError(404, 'http.404', 'Device not found');
-      const s = await shape(thing.info_model_id);
-      checkDesired(s, desired);
-      const row = await applyDesired(auth.tenantId, thingsId, thing.third_things_id, desired);
-      return toTwin(thingsId, thing.info_model_id, s, row);
+      return setDesiredFor(auth.tenantId, thingsId, desired);
     },
+
+    setDesiredFor,
 
     async events(auth: Auth, thingsId: string, q: { current_page: number; page_size: number }) {
       await requireDevice(deps.raw, auth, thingsId, 'read');

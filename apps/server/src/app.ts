@@ -32,6 +32,7 @@ import {
   urlError,
 } from './lib/input-guard.ts';
 import { JobLeases } from './lib/job-leases.ts';
+import { runPeriodically } from './lib/periodic.ts';
 import { registerRateLimits } from './lib/rate-limits.ts';
 import { Scheduler } from './lib/scheduler.ts';
 import { registerSecurityHeaders } from './lib/security-headers.ts';
@@ -345,6 +346,14 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     return payload;
   });
 
+  const accounts = ingest.accounts;
+  if (accounts)
+    runPeriodically(app, ctx, {
+      name: 'broker-accounts-reconcile',
+      everyMs: 300_000,
+      cron: '*/5 * * * *',
+      work: () => accounts.reconcile(),
+    });
   for (const register of modules) await register(app, ctx);
 
   openPlugin = true;

@@ -54,7 +54,7 @@ interface Log {
  * Device accounts on an external Mosquitto, kept by the server through the dynamic-security plugin
  * (`MQTT_DYNSEC`): a device added gets a client (username = device ID, password = things_key, a role
  * of its own); a re-keyed device gets the new password and its connection closed; a deleted
- * device's client goes. A reconciliation at start and every few minutes catches what a broker
+ * device's client goes. A reconciliation at start and every few minutes (once across the server copies, app.ts) catches what a broker
  * outage missed: the table `broker_accounts` holds which device and key digest the broker was given.
  * Only clients this server created are ever deleted; the operator's own accounts are left alone.
  */
@@ -63,10 +63,9 @@ export class DynsecAccounts {
   private chain: Promise<unknown> = Promise.resolve();
   private ops: Promise<unknown> = Promise.resolve();
   private waiting: { resolve: (r: Response[]) => void; reject: (e: Error) => void } | null = null;
-  private timer: NodeJS.Timeout | null = null;
   private readonly repo: BrokerAccountsRepository;
 
-  constructor(private readonly opts: { url: string; clientId: string; raw: RawSql; log: Log; reconcileMs?: number; timeoutMs?: number }) {
+  constructor(private readonly opts: { url: string; clientId: string; raw: RawSql; log: Log; timeoutMs?: number }) {
     this.repo = brokerAccountsRepository(opts.raw);
   }
 
@@ -108,14 +107,9 @@ export class DynsecAccounts {
     await client.subscribeAsync(RESPONSE, { qos: 1 });
     await this.ensureRoles();
     await this.reconcile();
-    this.timer = setInterval(() => {
-      this.reconcile().catch((err) => this.opts.log.warn({ err }, 'device accounts not reconciled'));
-    }, this.opts.reconcileMs ?? 300_000);
-    this.timer.unref();
   }
 
   async close(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
     await this.ops.catch(() => {});
     await this.chain.catch(() => {});
     await this.client?.endAsync().catch(() => {});

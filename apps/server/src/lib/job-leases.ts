@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ErrorCodes } from '@loggerhead/contract';
 import type { RawSql } from '../db/client.ts';
+import { periodicSlotsRepository } from './periodic-slots.repository.ts';
 import { serverCopiesRepository } from './server-copies.repository.ts';
 
 /** The reason a job ends with when the server copy running it stopped (code for the console, text for the API). */
@@ -47,6 +48,7 @@ export interface JobLeasesOptions {
  * row names its copy in `owner`. At start-up — and every third of the lease, for copies that die while
  * others live — each module's registered step resumes the jobs whose owner is gone (work that can be
  * redone) or ends them as failed with {@link INTERRUPTED}. A job of a live copy is never touched.
+ * The periodic pass runs once per period across the copies (docs/decisions/0170-periodic-work-runs-once.md).
  */
 export class JobLeases {
   readonly owner = randomUUID();
@@ -56,9 +58,11 @@ export class JobLeases {
   private closed = false;
 
   private readonly copies: ReturnType<typeof serverCopiesRepository>;
+  private readonly slots: ReturnType<typeof periodicSlotsRepository>;
 
   constructor(private readonly opts: JobLeasesOptions) {
     this.copies = serverCopiesRepository(opts.raw);
+    this.slots = periodicSlotsRepository(opts.raw);
   }
 
   /** A module's recovery step; all run once when the app is ready, then periodically. */
@@ -77,8 +81,12 @@ export class JobLeases {
     const every = Math.max(200, Math.floor(this.opts.leaseMs / 3));
     this.timer = setInterval(() => {
       if (this.passing) return;
+      // Each copy renews its own lease; the periodic recovery runs on one copy per period (the one
+      // that takes the slot), its start-up pass on each.
       this.passing = this.beat()
-        .then(() => this.pass(false))
+        .then(async () => {
+          if ((await this.slots.claim('job-recovery', every, this.owner)) !== null) await this.pass(false);
+        })
         .catch((err) => this.opts.log.warn({ err }, 'job lease renewal failed'))
         .finally(() => {
           this.passing = null;

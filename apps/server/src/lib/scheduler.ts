@@ -16,7 +16,7 @@ export interface QueueJob<T> {
 }
 
 type Registration =
-  | { kind: 'every'; name: string; cron: string; handler: () => Promise<void> }
+  | { kind: 'every'; name: string; cron: string; handler: () => Promise<void>; pollSeconds: number }
   | { kind: 'queue'; name: string; handler: (job: QueueJob<unknown>) => Promise<unknown>; pollSeconds: number };
 
 /**
@@ -38,8 +38,8 @@ export class Scheduler {
   }
 
   /** Runs `handler` on a five-field cron expression (UTC), once per due minute across all copies. */
-  every(name: string, cron: string, handler: () => Promise<void>): void {
-    this.registrations.push({ kind: 'every', name, cron, handler });
+  every(name: string, cron: string, handler: () => Promise<void>, opts: { pollSeconds?: number } = {}): void {
+    this.registrations.push({ kind: 'every', name, cron, handler, pollSeconds: opts.pollSeconds ?? 2 });
   }
 
   /** Handles the jobs sent to a queue, one at a time per copy. */
@@ -68,7 +68,7 @@ export class Scheduler {
       await this.boss.createQueue(r.name);
       if (r.kind === 'every') {
         await this.boss.schedule(r.name, r.cron, {}, { tz: 'UTC' });
-        await this.boss.work(r.name, { pollingIntervalSeconds: 2 }, async () => {
+        await this.boss.work(r.name, { pollingIntervalSeconds: r.pollSeconds }, async () => {
           await r.handler();
         });
       } else {

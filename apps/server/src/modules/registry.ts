@@ -1,3 +1,4 @@
+import { runPeriodically } from '../lib/periodic.ts';
 import type { AppContext, LoggerheadApp } from '../app.ts';
 import { alertModule } from './alert/alert.module.ts';
 import { apiKeyRoutes } from './apikey/apikey.routes.ts';
@@ -51,7 +52,16 @@ export type ModuleRegistrar = (app: LoggerheadApp, ctx: AppContext) => void | Pr
 export const modules: ModuleRegistrar[] = [
   (app, ctx) => healthRoutes(app, { db: () => ctx.database.ping(), broker: () => ctx.broker.isUp(), version: ctx.version }),
   (app, ctx) => brokerRoutes(app, ctx),
-  (app, ctx) => controlRoutes(app, ctx.control, opLogRepository(ctx.database.raw)),
+  (app, ctx) => {
+    controlRoutes(app, ctx.control, opLogRepository(ctx.database.raw));
+    // Ended sessions are deleted a week after they end.
+    runPeriodically(app, ctx, {
+      name: 'session-sweep',
+      everyMs: 3600_000,
+      cron: '11 * * * *',
+      work: () => ctx.control.purgeEndedSessions(),
+    });
+  },
   (app, ctx) => oidcRoutes(app, ctx),
   (app, ctx) => apiKeyRoutes(app, ctx),
   (app, ctx) => webConfigRoutes(app, ctx),

@@ -8,6 +8,7 @@ import { RuleEngine } from '../../rules/rules.engine.ts';
 import type { Clock } from '../../rules/throttle.ts';
 import { commandService } from '../command/command.service.ts';
 import './alert.events.ts';
+import { runPeriodically } from '../../lib/periodic.ts';
 import { alertDispatcher } from './alert.dispatcher.ts';
 import { createOutbox, type Outbox } from './alert.outbox.ts';
 import { alertRoutes } from './alert.routes.ts';
@@ -30,6 +31,9 @@ export interface Alerts {
   /** Resolves when queued evaluation, dispatch and first send attempts are done. */
   idle(): Promise<void>;
 }
+
+/** How often queued alert messages whose retry time has come are sent again. */
+const OUTBOX_RETRY_MS = 5000;
 
 const registry = new WeakMap<object, Alerts>();
 export function alertsOf(app: LoggerheadApp): Alerts {
@@ -106,9 +110,8 @@ export function alertModule(app: LoggerheadApp, ctx: AppContext) {
   alertRoutes(app, rules);
   eventsRoutes(app, eventsService(raw, eventsRepo));
 
-  app.addHook('onReady', async () => {
-    outbox.start();
-  });
+  // Messages whose retry time has come go out every few seconds, from one server copy.
+  runPeriodically(app, ctx, { name: 'alert-outbox', everyMs: OUTBOX_RETRY_MS, work: () => outbox.runDue() });
   // The retry loop stops first; alarms raised while the broker drains stay queued in the push log
   // and go out from the next start. (onClose hooks run last-added first: the broker and database
   // close before this one runs, so it only lets go of the writer.)

@@ -12,8 +12,6 @@ export interface OutboxOptions {
   baseDelayMs?: number;
   /** Attempts before the message is marked failed for good (default 8: about two hours of retries). */
   maxAttempts?: number;
-  /** How often the retry loop looks for due messages (default 5 s). */
-  pollMs?: number;
 }
 
 /** How long a claimed message is held by the copy sending it; after a crash another copy retries it. */
@@ -32,9 +30,7 @@ export function createOutbox(opts: OutboxOptions) {
   const repo = outboxRepository(raw);
   const base = opts.baseDelayMs ?? 30_000;
   const maxAttempts = opts.maxAttempts ?? 8;
-  const pollMs = opts.pollMs ?? 5000;
   const inflight = new Set<Promise<unknown>>();
-  let timer: NodeJS.Timeout | null = null;
   let closed = false;
 
   const track = <T>(p: Promise<T>): Promise<T> => {
@@ -93,17 +89,6 @@ export function createOutbox(opts: OutboxOptions) {
     return n;
   }
 
-  function schedule() {
-    if (closed) return;
-    timer = setTimeout(() => {
-      timer = null;
-      track(runDue())
-        .catch((err) => log.error({ err }, 'outbox retry loop failed'))
-        .finally(schedule);
-    }, pollMs);
-    timer.unref();
-  }
-
   return {
     /** Records the message as queued and sends it now (in the background); resolves with the push log id. */
     async enqueue(msg: OutgoingMessage): Promise<string> {
@@ -119,17 +104,12 @@ export function createOutbox(opts: OutboxOptions) {
     attempt: (id: string) => track(attempt(id)),
     /** Sends every message whose retry time has come; returns how many were tried. */
     runDue,
-    start() {
-      if (!timer && !closed) schedule();
-    },
     /** Resolves when no send is in progress. */
     async idle() {
       while (inflight.size) await Promise.allSettled([...inflight]);
     },
     async close() {
       closed = true;
-      if (timer) clearTimeout(timer);
-      timer = null;
       while (inflight.size) await Promise.allSettled([...inflight]);
       const seen = new Set<Transport>();
       for (const t of Object.values(transports)) {

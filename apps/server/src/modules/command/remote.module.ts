@@ -3,6 +3,7 @@ import { Operations, SendCanParamsSchema, UDS_PDU_RE } from '@loggerhead/contrac
 import type { AppContext, LoggerheadApp } from '../../app.ts';
 import type { DeviceIdentity } from '../../ingest/device-directory.ts';
 import { ApiError } from '../../lib/errors.ts';
+import { runPeriodically } from '../../lib/periodic.ts';
 import { uploadsService } from '../data/uploads.service.ts';
 import { ecuRoutes } from '../ecu/ecu.routes.ts';
 import { ecuService } from '../ecu/ecu.service.ts';
@@ -25,6 +26,9 @@ type DeviceClient = { device?: DeviceIdentity };
  * to the uplink pipeline (responses), the embedded broker (PUBACKs, re-subscriptions) and a
  * one-second sweeper (time-outs, expiries, queued commands of devices back online).
  */
+/** How often commands past their deadline are ended and queued ones sent to online devices. */
+const COMMAND_SWEEP_MS = 1000;
+
 export async function remoteModule(app: LoggerheadApp, ctx: AppContext) {
   const commands = commandService({ raw: ctx.database.raw, broker: ctx.broker, events: ctx.events, log: app.log });
 
@@ -63,22 +67,12 @@ export async function remoteModule(app: LoggerheadApp, ctx: AppContext) {
     });
   }
 
-  let timer: NodeJS.Timeout | null = null;
-  let sweeping = false;
-  app.addHook('onReady', async () => {
-    timer = setInterval(() => {
-      if (sweeping) return;
-      sweeping = true;
-      Promise.all([commands.sweep(), firmware.sweep()])
-        .catch((err) => app.log.warn({ err }, 'command sweep failed'))
-        .finally(() => {
-          sweeping = false;
-        });
-    }, 1000);
-    timer.unref();
-  });
-  app.addHook('onClose', async () => {
-    if (timer) clearInterval(timer);
+  // Commands past their deadline time out, and queued ones go to devices online for a whole tick:
+  // once a second across the server copies.
+  runPeriodically(app, ctx, {
+    name: 'command-sweep',
+    everyMs: COMMAND_SWEEP_MS,
+    work: () => Promise.all([commands.sweep(), firmware.sweep()]),
   });
 
   commandRoutes(app, commands);

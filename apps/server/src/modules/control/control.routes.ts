@@ -1,7 +1,6 @@
 import { ErrorResponseSchema, Routes } from '@loggerhead/contract';
 import { requireAuth } from '../../lib/auth.ts';
 import type { App } from '../../lib/fastify.ts';
-import { everyHour } from '../../lib/hourly.ts';
 import { route } from '../../lib/route.ts';
 import type { OpLogRepository } from '../oplog/oplog.repository.ts';
 import type { ControlService } from './control.service.ts';
@@ -41,8 +40,6 @@ export function controlRoutes(app: App, svc: ControlService, opLogs: OpLogReposi
     });
     return opened;
   });
-  // Ended sessions are deleted a week after they end.
-  everyHour(app, 'session sweep', () => svc.purgeEndedSessions());
   route(app, R.logout, { tags: ['control'], config: { noOpLog: true } }, async (req, reply) => {
     await svc.logout(requireAuth(req.auth), req.params.id);
     return reply.code(204).send();

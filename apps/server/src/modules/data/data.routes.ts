@@ -4,7 +4,7 @@ import type { AppContext, LoggerheadApp } from '../../app.ts';
 import { bytesCodec } from '../../db/bytea.ts';
 import { requireAuth } from '../../lib/auth.ts';
 import { badRequest } from '../../lib/errors.ts';
-import { everyHour } from '../../lib/hourly.ts';
+import { runPeriodically } from '../../lib/periodic.ts';
 import { route } from '../../lib/route.ts';
 import { liveRoutes } from '../../live/live.routes.ts';
 import { inTenant } from '../things/things.access.ts';
@@ -63,14 +63,12 @@ export function dataRoutes(app: LoggerheadApp, ctx: AppContext) {
   quickDeleteRoutes(app, ctx);
 
   // Retention by each tenant's package days, every hour (whole partitions past the longest).
-  everyHour(app, 'retention sweep', () =>
-    sweepRetention({
-      raw,
-      writer: ctx.ingest.writer,
-      signals: ctx.signals,
-      files: { store: ctx.files, usage: ctx.usage },
-    }),
-  );
+  runPeriodically(app, ctx, {
+    name: 'retention-sweep',
+    everyMs: 3600_000,
+    cron: '23 * * * *',
+    work: () => sweepRetention({ raw, writer: ctx.ingest.writer, signals: ctx.signals, files: { store: ctx.files, usage: ctx.usage } }),
+  });
   app.addHook('onClose', async () => {
     await downloads.idle();
   });

@@ -1,4 +1,5 @@
 import type { AppContext, LoggerheadApp } from '../../app.ts';
+import { runPeriodically } from '../../lib/periodic.ts';
 import { demoRepository } from './demo.repository.ts';
 import { LiveDemo } from './demo-live.ts';
 import { DEMO_DEVICES, type DemoManager, demoDeviceId, demoManager, driveHistory, type SeedResult, seedDemo } from './demo-seed.ts';
@@ -62,9 +63,16 @@ export function experienceModule(app: LoggerheadApp, ctx: AppContext) {
     }
     // The demo keeps a day or two of data: a vehicle whose history retention removed gets a new
     // one within the hour (the check finds everything in place otherwise and adds nothing).
-    topUp = setInterval(() => {
-      if (running) return;
-      running = seedDemo(app, ctx, m, { abort })
+    topUpWith = m;
+  }
+  let topUpWith: DemoManager | null = null;
+  runPeriodically(app, ctx, {
+    name: 'experience-top-up',
+    everyMs: TOP_UP_MS,
+    cron: '41 * * * *',
+    work: async () => {
+      if (!topUpWith || running || abort.aborted) return;
+      running = seedDemo(app, ctx, topUpWith, { abort })
         .then((r) => {
           if (r.created.histories) app.log.info(r.created, 'experience demo history renewed');
         })
@@ -74,13 +82,11 @@ export function experienceModule(app: LoggerheadApp, ctx: AppContext) {
         .finally(() => {
           running = null;
         });
-    }, TOP_UP_MS);
-    topUp.unref();
-  }
-  let topUp: NodeJS.Timeout | null = null;
+      await running;
+    },
+  });
   app.addHook('preClose', async () => {
     abort.aborted = true;
-    if (topUp) clearInterval(topUp);
     await running;
     await live?.stop();
   });

@@ -112,6 +112,13 @@ export const ErrorCodes = {
   'twin.bad-value': { message: "The value is not of the property's data type", status: 400 },
   'twin-rule.not-found': { message: 'Twin rule not found', status: 404 },
   'twin-rule.duplicate': { message: 'A twin rule with this name already exists', status: 409 },
+  'mapping-rule.not-found': { message: 'Mapping rule not found', status: 404 },
+  'mapping-rule.duplicate': { message: 'A mapping rule with this name already exists', status: 409 },
+  'mapping-rule.bad-target': {
+    message: "A target is not a status property of the rule's info model, or is scaled without being a number",
+    status: 400,
+  },
+  'mapping-rule.duplicate-key': { message: 'A raw key is mapped twice in the rule', status: 400 },
   'edge-rule.not-found': { message: 'Edge-computing rule not found', status: 404 },
   'edge-rule.duplicate': { message: 'An edge-computing rule with this name already exists', status: 409 },
   'edge-rule.bad-field': { message: "The field is not a numeric status property of the rule's info model", status: 400 },

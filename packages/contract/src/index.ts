@@ -39,4 +39,5 @@ export * from './schemas/api-keys.ts';
 export * from './schemas/twin.ts';
 export * from './schemas/edge.ts';
 export * from './schemas/hmi.ts';
+export * from './schemas/mapping-rules.ts';
 export * from './routes/index.ts';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { UuidSchema } from '../schemas/common.ts';
+import { OkSchema, UuidSchema } from '../schemas/common.ts';
+import { MappingRuleInputSchema, MappingRulePageSchema, MappingRuleQuerySchema, MappingRuleSchema } from '../schemas/mapping-rules.ts';
 import {
   FnJsonSchemaSchema,
   FunctionBlockInputSchema,
@@ -227,5 +228,49 @@ export const InfoModelRoutes = {
     query: InfoModelDeleteQuerySchema,
     response: Deleted,
     permission: 'things:info-model:delete',
+  }),
+};
+
+const mappingRules = `${tenant}/mapping-rule-infos`;
+
+/** Mapping rules (spec §7 /mapping-mgmt mapping-rule-infos): raw uplink keys onto model properties. */
+export const MappingRuleRoutes = {
+  list: defineRoute({
+    method: 'GET',
+    path: mappingRules,
+    params: TenantParams,
+    query: MappingRuleQuerySchema,
+    response: MappingRulePageSchema,
+    permission: 'mapping:mapping-rule:query',
+  }),
+  create: defineRoute({
+    method: 'POST',
+    path: mappingRules,
+    params: TenantParams,
+    body: MappingRuleInputSchema,
+    response: MappingRuleSchema,
+    permission: 'mapping:mapping-rule:create',
+  }),
+  get: defineRoute({
+    method: 'GET',
+    path: `${mappingRules}/:id`,
+    params: TenantIdParams,
+    response: MappingRuleSchema,
+    permission: 'mapping:mapping-rule:query',
+  }),
+  update: defineRoute({
+    method: 'PUT',
+    path: `${mappingRules}/:id`,
+    params: TenantIdParams,
+    body: MappingRuleInputSchema,
+    response: MappingRuleSchema,
+    permission: 'mapping:mapping-rule:update',
+  }),
+  remove: defineRoute({
+    method: 'DELETE',
+    path: `${mappingRules}/:id`,
+    params: TenantIdParams,
+    response: OkSchema,
+    permission: 'mapping:mapping-rule:delete',
   }),
 };

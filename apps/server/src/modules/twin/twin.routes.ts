@@ -3,6 +3,8 @@ import type { FastifyRequest } from 'fastify';
 import type { AppContext, LoggerheadApp } from '../../app.ts';
 import { requireAuth } from '../../lib/auth.ts';
 import { route } from '../../lib/route.ts';
+import { mappingRuleRepository } from '../models/mapping-rules.repository.ts';
+import { mappingRuleService } from '../models/mapping-rules.service.ts';
 import { inTenant } from '../things/things.access.ts';
 import { twinRepository } from './twin.repository.ts';
 import { twinRuleService, twinService } from './twin.service.ts';
@@ -13,10 +15,15 @@ const withErrors = { tags: ['twin'], errors };
 const auth = (req: { auth: FastifyRequest['auth']; params: { tenant_id: string } }) =>
   inTenant(requireAuth(req.auth), req.params.tenant_id);
 
-/** Digital twins (telemetry and acknowledgements from the ingest pipeline) and twin rules. */
+/**
+ * Digital twins (telemetry and acknowledgements from the ingest pipeline, decoded signals through the
+ * mapping rules), twin rules, and the mapping rules themselves (mapping-rule-infos).
+ */
 export function twinModule(app: LoggerheadApp, ctx: AppContext) {
   const repo = twinRepository(ctx.database.raw);
+  const mappings = mappingRuleService(mappingRuleRepository(ctx.database.raw));
   const twins = twinService({
+    mappings,
     raw: ctx.database.raw,
     repo,
     publish: (topic, payload) => ctx.broker.publish(topic, payload),
@@ -25,6 +32,9 @@ export function twinModule(app: LoggerheadApp, ctx: AppContext) {
   });
   ctx.ingest.pipeline.onTelemetry((d, values, topic) => twins.onTelemetry(d, values, topic));
   ctx.ingest.pipeline.onTwinAck((d, ack, topic) => twins.onTwinAck(d, ack, topic));
+  ctx.events.on('signals.decoded', (e) => {
+    void twins.onSignals(e).catch((err) => app.log.warn({ err, thingsId: e.thingsId }, 'mapped signals not reported'));
+  });
 
   const T = Routes.twin;
   route(app, T.get, withErrors, (req) => twins.get(auth(req), req.params.things_id));
@@ -41,4 +51,16 @@ export function twinModule(app: LoggerheadApp, ctx: AppContext) {
   route(app, R.update, withErrors, (req) => rules.update(auth(req), req.params.id, req.body));
   route(app, R.remove, withErrors, (req) => rules.remove(auth(req), req.params.id));
   route(app, R.setStatus, withErrors, (req) => rules.setStatus(auth(req), req.params.id, req.body.status));
+  mappingRuleRoutes(app, mappings);
+}
+
+/** Registered with the twin module, whose ingest shares the rules' cache. */
+function mappingRuleRoutes(app: LoggerheadApp, mappings: ReturnType<typeof mappingRuleService>) {
+  const M = Routes.mappingRules;
+  const w = { tags: ['mapping-rules'], errors };
+  route(app, M.list, w, (req) => mappings.list(auth(req), req.query));
+  route(app, M.create, w, (req) => mappings.create(auth(req), req.body));
+  route(app, M.get, w, (req) => mappings.get(auth(req), req.params.id));
+  route(app, M.update, w, (req) => mappings.update(auth(req), req.params.id, req.body));
+  route(app, M.remove, w, (req) => mappings.remove(auth(req), req.params.id));
 }

@@ -15,6 +15,7 @@ import { epochMs as ms } from '../../db/rows.ts';
 import type { DeviceIdentity } from '../../ingest/device-directory.ts';
 import type { Auth } from '../../lib/auth.ts';
 import { ApiError, badRequest, conflict } from '../../lib/errors.ts';
+import { type MappingRuleService, mapFlat, mapSignals } from '../models/mapping-rules.service.ts';
 import { requireDevice, requireDevicesWritable } from '../things/things.access.ts';
 import type { ModelBlock, Reported, TwinRepository, TwinRow, TwinRuleRow } from './twin.repository.ts';
 import { conditionsHold } from './twin-conditions.ts';
@@ -72,6 +73,8 @@ export interface TwinDeps {
   repo: TwinRepository;
   publish: (topic: string, payload: Uint8Array) => Promise<void>;
   malformed: (d: DeviceIdentity, topic: string, reason: string) => void;
+  /** Mapping rules of raw uplinks onto model properties (mapping-rule-infos), applied before the model's own identifiers. */
+  mappings?: Pick<MappingRuleService, 'mapping' | 'uses'>;
   log?: { warn: (o: object, m: string) => void };
 }
 
@@ -199,7 +202,13 @@ export function twinService(deps: TwinDeps) {
       else dropped.push(path);
     };
     for (const [block, values] of Object.entries(props)) for (const [id, v] of Object.entries(values)) put(`${block}.${id}`, v);
-    for (const [id, v] of Object.entries(flat ?? {})) {
+    let rest = flat ?? {};
+    if (flat && deps.mappings) {
+      const m = mapFlat(flat, await deps.mappings.mapping(d.tenantId, thing.info_model_id, 'json'));
+      for (const [path, v] of Object.entries(m.mapped)) put(path, v);
+      rest = m.rest;
+    }
+    for (const [id, v] of Object.entries(rest)) {
       const path = s.byIdentifier.get(id);
       if (path) put(path, v);
       else dropped.push(id);
@@ -222,6 +231,36 @@ export function twinService(deps: TwinDeps) {
   }
 
   return {
+    /**
+     * Decoded CAN signals of a device (`signals.decoded`): those a mapping rule of the device's model
+     * names land on their properties, the last value of each in the batch.
+     */
+    async onSignals(e: { tenantId: string; thingsId: string; series: { signal: string; ts: Float64Array; values: Float64Array }[] }) {
+      if (!deps.mappings || !(await deps.mappings.uses(e.tenantId, 'can'))) return;
+      const thing = await repo.thing(e.tenantId, e.thingsId);
+      if (!thing) return;
+      const mapping = await deps.mappings.mapping(e.tenantId, thing.info_model_id, 'can');
+      const last: Record<string, number> = {};
+      let ts = 0;
+      for (const s of e.series) {
+        const n = s.values.length;
+        if (!n || !mapping.has(s.signal)) continue;
+        last[s.signal] = s.values[n - 1];
+        ts = Math.max(ts, Math.floor(s.ts[n - 1] / 1000));
+      }
+      const paths = mapSignals(last, mapping);
+      if (!Object.keys(paths).length) return;
+      const s = await shape(thing.info_model_id);
+      const patch: Reported = {};
+      for (const [path, v] of Object.entries(paths)) {
+        const p = s.byPath.get(path);
+        if (p && isValueOfType(p.data_type, v)) patch[path] = { value: v, ts };
+      }
+      if (!Object.keys(patch).length) return;
+      const { before, after } = await repo.report(e.tenantId, e.thingsId, patch);
+      await evaluate(e, thing.info_model_id, thing.third_things_id, before, after);
+    },
+
     /** `up/telemetry` of a device (decision 0123). */
     async onTelemetry(d: DeviceIdentity, message: Record<string, unknown>, topic: string) {
       const m = parseModelTelemetry(message);

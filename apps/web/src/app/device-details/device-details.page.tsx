@@ -8,9 +8,11 @@ import { errorText } from '../../api/error-funnel.ts';
 import { thingQuery } from '../../features/device/api/device.queries.ts';
 import { OnlineBadge } from '../../features/device/components/device-state.tsx';
 import { useSession } from '../../session/use-session.ts';
+import ChildrenTab from './tabs/children.tab.tsx';
 import DbcDataTab from './tabs/dbc-data.tab.tsx';
 import DeviceDataTab from './tabs/device-data.tab.tsx';
 import DeviceManagementTab from './tabs/device-management.tab.tsx';
+import DeviceTestTab from './tabs/device-test.tab.tsx';
 import EcuUpgradeTab from './tabs/ecu-upgrade.tab.tsx';
 import GpsTrackTab from './tabs/gps-track.tab.tsx';
 import ModelTab from './tabs/model.tab.tsx';
@@ -28,6 +30,8 @@ const TABS: { key: string; label: string; Tab: ComponentType<DeviceTabProps> }[]
   { key: 'uds', label: 'device.tab.uds', Tab: UdsDiagnosisTab },
   { key: 'ecu', label: 'device.tab.ecu', Tab: EcuUpgradeTab },
   { key: 'gps', label: 'device.tab.gps', Tab: GpsTrackTab },
+  { key: 'children', label: 'device.tab.children', Tab: ChildrenTab },
+  { key: 'test', label: 'device.tab.test', Tab: DeviceTestTab },
 ];
 
 /** /Container/HomePage/DeviceDetails?id=… — one device, its tabs kept in the address (?tab=…&sub=…). */

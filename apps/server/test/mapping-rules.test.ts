@@ -134,6 +134,65 @@ describe.skipIf(!!process.env.TEST_MQTT_URL)('mapping rules', () => {
     }
   });
 
+  it('entities list the raw keys of an uplink (100 to a page); a rule naming one may map only its keys', async () => {
+    const e = await req('POST', `/mapping-mgmt/tenants/${a.tenantId}/entities`, a.auth, {
+      name: 'Probe firmware 2',
+      source: 'json',
+      fields: [
+        { key: 't_raw', name: 'Probe', data_type: 1, unit: '0.1 °C' },
+        { key: 'gps.v', name: 'Speed', unit: 'm/s' },
+      ],
+    });
+    expect(e.statusCode).toBe(200);
+    expect(e.json()).toMatchObject({
+      source: 'json',
+      rules_count: 0,
+      fields: [
+        { key: 't_raw', data_type: 1 },
+        { key: 'gps.v', data_type: 1 },
+      ],
+    });
+    const entityId = e.json().id;
+    expect(
+      (
+        await req('POST', `/mapping-mgmt/tenants/${a.tenantId}/entities`, a.auth, {
+          name: 'Twice',
+          fields: [{ key: 'x' }, { key: 'x' }],
+        })
+      ).json(),
+    ).toMatchObject({ code: 'entity.duplicate-key' });
+    const page = (await req('GET', `/mapping-mgmt/tenants/${a.tenantId}/entities`, a.auth)).json();
+    expect(page.page_size).toBe(100);
+    expect((await req('GET', `/mapping-mgmt/tenants/${b.tenantId}/entities/${entityId}`, b.auth)).json()).toMatchObject({
+      code: 'entity.not-found',
+    });
+
+    const rule = (body: object) =>
+      req('POST', url(a), a.auth, {
+        name: 'From entity',
+        info_model_id: modelId,
+        entity_id: entityId,
+        mappings: [{ source_key: 't_raw', target: 'env.temperature' }],
+        ...body,
+      });
+    expect((await rule({ mappings: [{ source_key: 'nope', target: 'env.temperature' }] })).json()).toMatchObject({
+      code: 'mapping-rule.unknown-key',
+      details: { source_keys: ['nope'] },
+    });
+    // An entity of another source gives no keys to a CAN rule.
+    expect((await rule({ source: 'can' })).json()).toMatchObject({ code: 'mapping-rule.unknown-key' });
+    const ok = await rule({});
+    expect(ok.json()).toMatchObject({ entity_id: entityId });
+    expect((await req('GET', `/mapping-mgmt/tenants/${a.tenantId}/entities/${entityId}`, a.auth)).json().rules_count).toBe(1);
+    // The entity goes; the rule keeps its keys.
+    expect((await req('DELETE', `/mapping-mgmt/tenants/${a.tenantId}/entities/${entityId}`, a.auth)).json()).toEqual({ ok: true });
+    expect((await req('GET', url(a, `/${ok.json().id}`), a.auth)).json()).toMatchObject({
+      entity_id: null,
+      mappings: [{ source_key: 't_raw' }],
+    });
+    await req('DELETE', url(a, `/${ok.json().id}`), a.auth);
+  });
+
   it('decoded CAN signals named by a rule land on their properties (the last value of the batch)', async () => {
     await req('POST', url(a), a.auth, {
       name: 'Bus',

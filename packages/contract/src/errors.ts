@@ -112,6 +112,10 @@ export const ErrorCodes = {
   'twin.bad-value': { message: "The value is not of the property's data type", status: 400 },
   'twin-rule.not-found': { message: 'Twin rule not found', status: 404 },
   'twin-rule.duplicate': { message: 'A twin rule with this name already exists', status: 409 },
+  'entity.not-found': { message: 'Entity not found', status: 404 },
+  'entity.duplicate': { message: 'An entity with this name already exists', status: 409 },
+  'entity.duplicate-key': { message: 'A key is listed twice in the entity', status: 400 },
+  'mapping-rule.unknown-key': { message: "A raw key is not one of the entity's, or the entity is of another source", status: 400 },
   'mapping-rule.not-found': { message: 'Mapping rule not found', status: 404 },
   'mapping-rule.duplicate': { message: 'A mapping rule with this name already exists', status: 409 },
   'mapping-rule.bad-target': {

@@ -36,7 +36,7 @@
  * - testmgmt (test management: analysis scripts, routines, runs and reports): ./testmgmt.ts
  * - live (the console's WebSockets: devices' live data, the message bell, a device's remote operations): ./live.ts
  * - functionBlocks, modelCategories, infoModels, mappingRules (device models: function blocks, categories, info models,
- *   mapping rules of raw uplinks onto their properties): ./models.ts
+ *   mapping rules of raw uplinks onto their properties) and mappingEntities (the raw shapes rules map from): ./models.ts
  * - twin (a device's digital twin and model events) and twinRules (twin rules and their fires): ./twin.ts
  * - edgeRules (edge-computing rules and their issuance history): ./edge.ts
  * - labels (the tenant's label registry) and groups (device groups, bind/unbind, group commands): ./org.ts
@@ -73,7 +73,7 @@ import { JobRoutes } from './jobs.ts';
 import { LiveRoutes } from './live.ts';
 import { MappingRoutes } from './mapping.ts';
 import { MessageRoutes } from './message.ts';
-import { FunctionBlockRoutes, InfoModelRoutes, MappingRuleRoutes, ModelCategoryRoutes } from './models.ts';
+import { FunctionBlockRoutes, InfoModelRoutes, MappingEntityRoutes, MappingRuleRoutes, ModelCategoryRoutes } from './models.ts';
 import { NoticeRoutes } from './notice.ts';
 import { NotificationRoutes } from './notification.ts';
 import { OpLogRoutes } from './oplog.ts';
@@ -115,7 +115,7 @@ export { JobRoutes } from './jobs.ts';
 export { LIVE_KIND_PERMISSION, LiveRoutes } from './live.ts';
 export { MappingRoutes } from './mapping.ts';
 export { MessageRoutes } from './message.ts';
-export { FunctionBlockRoutes, InfoModelRoutes, MappingRuleRoutes, ModelCategoryRoutes } from './models.ts';
+export { FunctionBlockRoutes, InfoModelRoutes, MappingEntityRoutes, MappingRuleRoutes, ModelCategoryRoutes } from './models.ts';
 export { NoticeRoutes } from './notice.ts';
 export { NotificationRoutes } from './notification.ts';
 export { OpLogRoutes } from './oplog.ts';
@@ -190,4 +190,5 @@ export const Routes = {
   edgeRules: EdgeRuleRoutes,
   hmi: HmiRoutes,
   mappingRules: MappingRuleRoutes,
+  mappingEntities: MappingEntityRoutes,
 } as const;

@@ -1,6 +1,15 @@
 import { z } from 'zod';
 import { OkSchema, UuidSchema } from '../schemas/common.ts';
-import { MappingRuleInputSchema, MappingRulePageSchema, MappingRuleQuerySchema, MappingRuleSchema } from '../schemas/mapping-rules.ts';
+import {
+  MappingEntityInputSchema,
+  MappingEntityPageSchema,
+  MappingEntityQuerySchema,
+  MappingEntitySchema,
+  MappingRuleInputSchema,
+  MappingRulePageSchema,
+  MappingRuleQuerySchema,
+  MappingRuleSchema,
+} from '../schemas/mapping-rules.ts';
 import {
   FnJsonSchemaSchema,
   FunctionBlockInputSchema,
@@ -272,5 +281,49 @@ export const MappingRuleRoutes = {
     params: TenantIdParams,
     response: OkSchema,
     permission: 'mapping:mapping-rule:delete',
+  }),
+};
+
+const entities = `${tenant}/entities`;
+
+/** Entities (spec §7 /mapping-mgmt): the raw shapes of devices' uplinks that mapping rules map from. */
+export const MappingEntityRoutes = {
+  list: defineRoute({
+    method: 'GET',
+    path: entities,
+    params: TenantParams,
+    query: MappingEntityQuerySchema,
+    response: MappingEntityPageSchema,
+    permission: 'mapping:entity:query',
+  }),
+  create: defineRoute({
+    method: 'POST',
+    path: entities,
+    params: TenantParams,
+    body: MappingEntityInputSchema,
+    response: MappingEntitySchema,
+    permission: 'mapping:entity:create',
+  }),
+  get: defineRoute({
+    method: 'GET',
+    path: `${entities}/:id`,
+    params: TenantIdParams,
+    response: MappingEntitySchema,
+    permission: 'mapping:entity:query',
+  }),
+  update: defineRoute({
+    method: 'PUT',
+    path: `${entities}/:id`,
+    params: TenantIdParams,
+    body: MappingEntityInputSchema,
+    response: MappingEntitySchema,
+    permission: 'mapping:entity:update',
+  }),
+  remove: defineRoute({
+    method: 'DELETE',
+    path: `${entities}/:id`,
+    params: TenantIdParams,
+    response: OkSchema,
+    permission: 'mapping:entity:delete',
   }),
 };

@@ -1,4 +1,4 @@
-import type { FnJsonSchema, MappingItem } from '@loggerhead/contract';
+import type { EntityField, FnJsonSchema, MappingItem } from '@loggerhead/contract';
 import type { RawSql } from '../../db/client.ts';
 import type { Auth } from '../../lib/auth.ts';
 
@@ -9,15 +9,34 @@ export interface MappingRuleRow {
   description: string;
   info_model_id: string;
   source: 'json' | 'can';
+  entity_id: string | null;
   status: number;
   mappings: MappingItem[];
   created_at: Date;
   updated_at: Date;
 }
 
-export type MappingRuleValues = Pick<MappingRuleRow, 'name' | 'description' | 'info_model_id' | 'source' | 'status' | 'mappings'>;
+export type MappingRuleValues = Pick<
+  MappingRuleRow,
+  'name' | 'description' | 'info_model_id' | 'source' | 'entity_id' | 'status' | 'mappings'
+>;
 
-const COLS = 'id, tenant_id, name, description, info_model_id, source, status, mappings, created_at, updated_at';
+export interface EntityRow {
+  id: string;
+  tenant_id: string;
+  name: string;
+  description: string;
+  source: 'json' | 'can';
+  fields: EntityField[];
+  rules_count: number;
+  created_at: Date;
+  updated_at: Date;
+}
+export type EntityValues = Pick<EntityRow, 'name' | 'description' | 'source' | 'fields'>;
+
+const COLS = 'id, tenant_id, name, description, info_model_id, source, entity_id, status, mappings, created_at, updated_at';
+const ENTITY_COLS = `e.id, e.tenant_id, e.name, e.description, e.source, e.fields, e.created_at, e.updated_at,
+  (select count(*)::int from mapping_rules r where r.entity_id = e.id) as rules_count`;
 
 /** Mapping rules. SQL only; the API side is scoped by the caller's tenant, the ingest side by the device's. */
 export function mappingRuleRepository(raw: RawSql) {
@@ -53,18 +72,19 @@ export function mappingRuleRepository(raw: RawSql) {
 
     async insert(auth: Auth, v: MappingRuleValues): Promise<string> {
       const { rows } = await raw.query<{ id: string }>(
-        `insert into mapping_rules (tenant_id, name, description, info_model_id, source, status, mappings, created_by)
-         values ($1, $2, $3, $4, $5, $6, $7, $8) returning id`,
-        [auth.tenantId, v.name, v.description, v.info_model_id, v.source, v.status, JSON.stringify(v.mappings), auth.userId],
+        `insert into mapping_rules (tenant_id, name, description, info_model_id, source, entity_id, status, mappings, created_by)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9) returning id`,
+        [auth.tenantId, v.name, v.description, v.info_model_id, v.source, v.entity_id, v.status, JSON.stringify(v.mappings), auth.userId],
       );
       return rows[0].id;
     },
 
     async update(auth: Auth, id: string, v: MappingRuleValues): Promise<boolean> {
       const r = await raw.query(
-        `update mapping_rules set name = $3, description = $4, info_model_id = $5, source = $6, status = $7, mappings = $8, updated_at = now()
+        `update mapping_rules set name = $3, description = $4, info_model_id = $5, source = $6, entity_id = $7, status = $8, mappings = $9,
+           updated_at = now()
          where tenant_id = $1 and id = $2 returning id`,
-        [auth.tenantId, id, v.name, v.description, v.info_model_id, v.source, v.status, JSON.stringify(v.mappings)],
+        [auth.tenantId, id, v.name, v.description, v.info_model_id, v.source, v.entity_id, v.status, JSON.stringify(v.mappings)],
       );
       return r.rows.length > 0;
     },
@@ -87,6 +107,58 @@ export function mappingRuleRepository(raw: RawSql) {
         [modelId],
       );
       return rows;
+    },
+
+    async entityPage(auth: Auth, keyword: string | undefined, offset: number, limit: number) {
+      const params: unknown[] = [auth.tenantId];
+      let where = 'e.tenant_id = $1';
+      if (keyword) where += ` and e.name ilike $${params.push(`%${keyword.replace(/[\\%_]/g, '\\$&')}%`)}`;
+      const { rows } = await raw.query<EntityRow>(
+        `select ${ENTITY_COLS} from mapping_entities e where ${where} order by e.created_at desc, e.id
+         limit $${params.length + 1} offset $${params.length + 2}`,
+        [...params, limit, offset],
+      );
+      const c = await raw.query<{ n: number }>(`select count(*)::int as n from mapping_entities e where ${where}`, params);
+      return { rows, total: c.rows[0].n };
+    },
+
+    async entity(auth: Auth, id: string): Promise<EntityRow | null> {
+      const { rows } = await raw.query<EntityRow>(`select ${ENTITY_COLS} from mapping_entities e where e.tenant_id = $1 and e.id = $2`, [
+        auth.tenantId,
+        id,
+      ]);
+      return rows[0] ?? null;
+    },
+
+    async entityByName(auth: Auth, name: string): Promise<{ id: string } | null> {
+      const { rows } = await raw.query<{ id: string }>('select id from mapping_entities where tenant_id = $1 and lower(name) = lower($2)', [
+        auth.tenantId,
+        name,
+      ]);
+      return rows[0] ?? null;
+    },
+
+    async insertEntity(auth: Auth, v: EntityValues): Promise<string> {
+      const { rows } = await raw.query<{ id: string }>(
+        `insert into mapping_entities (tenant_id, name, description, source, fields, created_by)
+         values ($1, $2, $3, $4, $5, $6) returning id`,
+        [auth.tenantId, v.name, v.description, v.source, JSON.stringify(v.fields), auth.userId],
+      );
+      return rows[0].id;
+    },
+
+    async updateEntity(auth: Auth, id: string, v: EntityValues): Promise<boolean> {
+      const r = await raw.query(
+        `update mapping_entities set name = $3, description = $4, source = $5, fields = $6, updated_at = now()
+         where tenant_id = $1 and id = $2 returning id`,
+        [auth.tenantId, id, v.name, v.description, v.source, JSON.stringify(v.fields)],
+      );
+      return r.rows.length > 0;
+    },
+
+    async removeEntity(auth: Auth, id: string): Promise<boolean> {
+      const r = await raw.query('delete from mapping_entities where tenant_id = $1 and id = $2 returning id', [auth.tenantId, id]);
+      return r.rows.length > 0;
     },
 
     /** The enabled rules of a tenant, for ingest (oldest first: an earlier rule's key wins). */

@@ -1,5 +1,8 @@
 import {
   EMPTY_FN_JSON_SCHEMA,
+  type MappingEntity,
+  type MappingEntityInput,
+  MappingEntityInputSchema,
   type MappingRule,
   type MappingRuleInput,
   MappingRuleInputSchema,
@@ -8,7 +11,7 @@ import {
 import { epochMs as ms } from '../../db/rows.ts';
 import type { Auth } from '../../lib/auth.ts';
 import { ApiError, badRequest, conflict } from '../../lib/errors.ts';
-import type { MappingRuleRepository, MappingRuleRow } from './mapping-rules.repository.ts';
+import type { EntityRow, MappingRuleRepository, MappingRuleRow } from './mapping-rules.repository.ts';
 
 const toRule = (r: MappingRuleRow): MappingRule => ({
   id: r.id,
@@ -17,8 +20,21 @@ const toRule = (r: MappingRuleRow): MappingRule => ({
   description: r.description,
   info_model_id: r.info_model_id,
   source: r.source,
+  entity_id: r.entity_id,
   status: r.status,
   mappings: r.mappings,
+  created_at: ms(r.created_at) ?? 0,
+  updated_at: ms(r.updated_at) ?? 0,
+});
+
+const toEntity = (r: EntityRow): MappingEntity => ({
+  id: r.id,
+  tenant_id: r.tenant_id,
+  name: r.name,
+  description: r.description,
+  source: r.source,
+  fields: r.fields,
+  rules_count: r.rules_count,
   created_at: ms(r.created_at) ?? 0,
   updated_at: ms(r.updated_at) ?? 0,
 });
@@ -98,6 +114,14 @@ export function mappingRuleService(repo: MappingRuleRepository) {
     const twice = keys.filter((k, i) => keys.indexOf(k) !== i);
     if (twice.length)
       throw new ApiError(400, 'mapping-rule.duplicate-key', undefined, { field: 'mappings', details: { source_keys: twice } });
+    if (v.entity_id) {
+      const e = await repo.entity(auth, v.entity_id);
+      if (!e) throw new ApiError(404, 'entity.not-found', undefined, { field: 'entity_id' });
+      const known = new Set(e.fields.map((f) => f.key));
+      const unknown = e.source === v.source ? keys.filter((k) => !known.has(k)) : keys;
+      if (unknown.length)
+        throw new ApiError(400, 'mapping-rule.unknown-key', undefined, { field: 'mappings', details: { source_keys: unknown } });
+    }
     return v;
   }
 
@@ -113,7 +137,41 @@ export function mappingRuleService(repo: MappingRuleRepository) {
     return toRule(row);
   }
 
+  async function saveEntity(auth: Auth, id: string | null, input: MappingEntityInput): Promise<MappingEntity> {
+    const v = MappingEntityInputSchema.parse(input);
+    const keys = v.fields.map((f) => f.key);
+    const twice = keys.filter((k, i) => keys.indexOf(k) !== i);
+    if (twice.length) throw new ApiError(400, 'entity.duplicate-key', undefined, { field: 'fields', details: { keys: twice } });
+    const same = await repo.entityByName(auth, v.name);
+    if (same && same.id !== id) throw conflict('entity.duplicate', undefined, 'name');
+    if (id === null) id = await repo.insertEntity(auth, v);
+    else if (!(await repo.updateEntity(auth, id, v))) throw new ApiError(404, 'entity.not-found');
+    const row = await repo.entity(auth, id);
+    if (!row) throw new ApiError(404, 'entity.not-found');
+    return toEntity(row);
+  }
+
   return {
+    /** Entities (spec §7 /mapping-mgmt): the raw shapes rules take their keys from. A rule keeps its keys when its entity goes. */
+    entities: {
+      async list(auth: Auth, q: { current_page: number; page_size: number; keyword?: string }) {
+        if (q.current_page * q.page_size > 10_000) throw badRequest('data.over-10000');
+        const { rows, total } = await repo.entityPage(auth, q.keyword, (q.current_page - 1) * q.page_size, q.page_size);
+        return { total, current_page: q.current_page, page_size: q.page_size, list: rows.map(toEntity) };
+      },
+      async get(auth: Auth, id: string) {
+        const r = await repo.entity(auth, id);
+        if (!r) throw new ApiError(404, 'entity.not-found');
+        return toEntity(r);
+      },
+      create: (auth: Auth, body: MappingEntityInput) => saveEntity(auth, null, body),
+      update: (auth: Auth, id: string, body: MappingEntityInput) => saveEntity(auth, id, body),
+      async remove(auth: Auth, id: string) {
+        if (!(await repo.removeEntity(auth, id))) throw new ApiError(404, 'entity.not-found');
+        return { ok: true as const };
+      },
+    },
+
     async list(auth: Auth, q: { current_page: number; page_size: number; keyword?: string; info_model_id?: string }) {
       if (q.current_page * q.page_size > 10_000) throw badRequest('data.over-10000');
       const { rows, total } = await repo.page(auth, q, (q.current_page - 1) * q.page_size, q.page_size);

@@ -54,7 +54,7 @@ export function twinModule(app: LoggerheadApp, ctx: AppContext) {
   mappingRuleRoutes(app, mappings);
 }
 
-/** Registered with the twin module, whose ingest shares the rules' cache. */
+/** Mapping rules and entities, registered with the twin module, whose ingest shares the rules' cache. */
 function mappingRuleRoutes(app: LoggerheadApp, mappings: ReturnType<typeof mappingRuleService>) {
   const M = Routes.mappingRules;
   const w = { tags: ['mapping-rules'], errors };
@@ -63,4 +63,10 @@ function mappingRuleRoutes(app: LoggerheadApp, mappings: ReturnType<typeof mappi
   route(app, M.get, w, (req) => mappings.get(auth(req), req.params.id));
   route(app, M.update, w, (req) => mappings.update(auth(req), req.params.id, req.body));
   route(app, M.remove, w, (req) => mappings.remove(auth(req), req.params.id));
+  const E = Routes.mappingEntities;
+  route(app, E.list, w, (req) => mappings.entities.list(auth(req), req.query));
+  route(app, E.create, w, (req) => mappings.entities.create(auth(req), req.body));
+  route(app, E.get, w, (req) => mappings.entities.get(auth(req), req.params.id));
+  route(app, E.update, w, (req) => mappings.entities.update(auth(req), req.params.id, req.body));
+  route(app, E.remove, w, (req) => mappings.entities.remove(auth(req), req.params.id));
 }

@@ -19,6 +19,7 @@ export const MENU_KEYS = [
   'forward',
   'statistics',
   'job',
+  'hmi',
   'api-key',
   'fault-code',
   'subuser',
@@ -58,5 +59,7 @@ export const MENU_GRANTS: Partial<Record<MenuKey, readonly PermissionKey[]>> = {
   statistics: ['data-mgmt:statistics-task:query', 'data-mgmt:statistics-result:query', 'things:things:page'],
   // Scheduled jobs: the jobs and their log; the device and group pickers of the job dialog.
   job: ['job-mgmt:job:query', 'job-mgmt:job-log:query', 'things:things:page', 'group:group:query'],
+  // HMI screens: the screens, and the device picker of the editor.
+  hmi: ['out-hmi:screen:query', 'things:things:page'],
   'system-config': ['tenant:customization:update'],
 };

@@ -24,6 +24,8 @@ export const PAGE_TITLES: Record<string, PageTitle> = {
   'EFenceManager/EFenceEditor': { title: 'efence.editor.title', parent: 'EFenceManager' },
   'UserManager/UserCenter': { title: 'app.menu.userCenter' },
   'UserManager/Orders': { title: 'app.menu.orders' },
+  'HmiManager/HmiEditor': { title: 'hmi.editor.title', parent: 'HmiManager' },
+  MyHmi: { title: 'app.menu.myHmi' },
 };
 
 /** The path under `/Container/` of a console address, or null outside the console. */

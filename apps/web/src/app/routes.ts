@@ -57,6 +57,10 @@ export const CONTAINER_ROUTES: RouteObject[] = [
   { path: 'UserManager/SystemConfig', ...page(() => import('../features/user/pages/system-config.page.tsx'), { menu: 'system-config' }) },
   { path: 'UserManager/UserCenter', ...page(() => import('../features/user/pages/user-center.page.tsx')) },
   { path: 'JobManager', ...page(() => import('../features/job/pages/job-manager.page.tsx'), { menu: 'job' }) },
+  { path: 'HmiManager', ...page(() => import('../features/hmi/pages/hmi-manager.page.tsx'), { menu: 'hmi' }) },
+  { path: 'HmiManager/HmiEditor', ...page(() => import('../features/hmi/pages/hmi-editor.page.tsx'), { menu: 'hmi' }) },
+  // The screens given to the signed-in user: open to every user (the server lists only theirs).
+  { path: 'MyHmi', ...page(() => import('../features/hmi/pages/my-hmi.page.tsx')) },
   { path: 'UserManager/Orders', ...page(() => import('../features/billing/pages/orders.page.tsx')) },
   {
     path: 'SystemManager/SystemSetting',
@@ -105,6 +109,8 @@ export function buildRoutes(shell: { Root: ComponentType; Fallback: ComponentTyp
         { path: 'ForgetPassword', ...page(() => import('../features/auth/pages/forget-password.page.tsx')) },
         { path: 'doc', ...page(() => import('../features/doc/pages/doc.page.tsx')) },
         { path: 'Watch', ...page(() => import('../features/watch/pages/watch.page.tsx')) },
+        // An HMI screen full-screen (a tablet on the machine): no header, no menus.
+        { path: 'HmiView', ...page(() => import('../features/hmi/pages/hmi-view.page.tsx')) },
         {
           path: 'Container',
           lazy: async () => ({ Component: (await import('./layout/app-layout.tsx')).AppLayout }),

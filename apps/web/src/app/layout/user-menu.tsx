@@ -18,6 +18,8 @@ export function UserMenu({ session }: { session: SessionInfo }) {
     { key: 'user-center', label: t('app.menu.userCenter') },
     // Buying packages is the tenant manager's (the orders' keys are manager-only).
     ...(session.role === 'manager' ? [{ key: 'orders', label: t('app.menu.orders') }] : []),
+    // The HMI screens given to the user (an operator may have nothing else).
+    { key: 'my-hmi', label: t('app.menu.myHmi') },
     ...USER_MENU.filter((k) => session.menus.has(k)).map((k) => ({ key: k, label: t(`app.menu.${k}`) })),
     { type: 'divider' as const },
     { key: 'logout', label: t('app.header.logout'), icon: <LogoutOutlined />, danger: true },
@@ -31,6 +33,7 @@ export function UserMenu({ session }: { session: SessionInfo }) {
       if (session.links.userCenterUrl) openWithToken(session.links.userCenterUrl);
       else navigate('/Container/UserManager/UserCenter');
     } else if (key === 'orders') navigate('/Container/UserManager/Orders');
+    else if (key === 'my-hmi') navigate('/Container/MyHmi');
     else navigate(MENU_PATHS[key as MenuKey]);
   };
 

@@ -1,0 +1,154 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { writeLog } from '@loggerhead/can/logs/index.ts';
+import type { Page } from '@playwright/test';
+import { bindDbc, seedDevice, startRemoteDevice } from '../support/devices.ts';
+import { canFrame } from '../support/fixtures.ts';
+import { ownServerTest } from '../support/own-server.ts';
+import { button, dialogOpened, expect, loginThroughForm, pickOption } from '../support/test.ts';
+
+/**
+ * Issue 17 (HMI), done when: an HMI screen with a gauge and a button shows a live signal and sends
+ * a command to a simulated device. The screen is built in the console's editor (a gauge bound to a
+ * DBC signal, a button sending CAN frames), published and opened full-screen; a simulated logger
+ * sends frames the server decodes, and answers the button's command.
+ */
+const test = ownServerTest;
+
+const screens = path.resolve(import.meta.dirname, '../artifacts/screens');
+async function shot(page: Page, name: string) {
+  if (!process.env.SCREENSHOTS) return;
+  await page.waitForTimeout(400);
+  await page.screenshot({ path: path.join(screens, `hmi-${name}.png`), fullPage: true });
+}
+
+/** Message 0x100 "Engine": Speed, 16 bits Intel at 0.1 km/h. */
+const DBC = `VERSION ""
+
+NS_ :
+
+BS_:
+
+BU_: ECU
+
+BO_ 256 Engine: 8 ECU
+ SG_ Speed : 0|16@1+ (0.1,0) [0|250] "km/h" Vector__XXX
+`;
+
+/** 42.5 km/h, written by hand from the layout above: raw 425 = 0x01A9, little-endian. */
+const SPEED = '42.5';
+function engineLog() {
+  const t0 = 1_600_000_000_000_000;
+  const data = new Uint8Array([0xa9, 0x01, 0, 0, 0, 0, 0, 0]);
+  return writeLog(
+    Array.from({ length: 20 }, (_, i) => canFrame({ ts: t0 + i * 100_000, id: 0x100, data })),
+    'candump',
+  );
+}
+
+test('an HMI screen built in the editor shows a live DBC signal on its gauge and its button commands a simulated logger', async ({
+  page,
+  own,
+  adminApi,
+}) => {
+  test.setTimeout(240_000);
+  const self = await adminApi.get<{ tenant_id: string }>('/tenant/users/self');
+  const tenantId = self.tenant_id;
+  const device = await seedDevice(adminApi, tenantId, 'HMI press');
+  await bindDbc(adminApi, tenantId, device.id, DBC, 0);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loggerhead-hmi-e2e-'));
+  const logFile = path.join(dir, 'engine.log');
+  fs.writeFileSync(logFile, engineLog());
+  const deviceLabel = `${device.name} (${device.third_things_id})`;
+
+  await loginThroughForm(page, own.admin);
+  await page.goto('/Container/HmiManager');
+  await expect(page).toHaveTitle(/^组态画面 - /);
+  await page.getByTestId('hmi-new').click();
+  const dialog = page.getByRole('dialog', { name: '新建画面' });
+  await dialogOpened(dialog);
+  await dialog.getByTestId('hmi-new-name').fill('Press line 1');
+  await dialog.getByRole('button', { name: button('确定') }).click();
+
+  // The editor: a gauge bound to Engine.Speed of CAN0.
+  await expect(page).toHaveURL(/\/Container\/HmiManager\/HmiEditor\?id=/);
+  await expect(page).toHaveTitle(/^编辑组态画面 - /);
+  const screenId = new URL(page.url()).searchParams.get('id') as string;
+  await page.getByTestId('hmi-add-widget').click();
+  const addMenu = page.locator('.ant-dropdown-menu:visible');
+  await addMenu.getByRole('menuitem', { name: '仪表', exact: true }).click();
+  const panel = page.getByTestId('hmi-widget-panel');
+  await expect(panel).toContainText('仪表');
+  await panel.getByTestId('hmi-widget-label').fill('Speed');
+  await pickOption(page, 'hmi-binding-device', deviceLabel);
+  await pickOption(page, 'hmi-binding-signal', 'Engine.Speed (km/h)');
+  // The gauge's scale follows the DBC's range of the signal.
+  await expect(panel.getByTestId('hmi-gauge-max')).toHaveValue('250');
+
+  // A button that sends one CAN frame through the logger.
+  await page.getByTestId('hmi-add-widget').click();
+  await addMenu.getByRole('menuitem', { name: '按钮', exact: true }).click();
+  await expect(panel).toContainText('按钮');
+  await panel.getByTestId('hmi-widget-label').fill('Horn');
+  await pickOption(page, 'hmi-action-device', deviceLabel);
+  await expect(panel.getByTestId('hmi-action-operation')).toHaveValue('common_fn.send_can');
+  await panel.getByTestId('hmi-action-params').fill('{"frames": [{"channel": 0, "id": "0x321", "data": "0102"}]}');
+  await panel.getByTestId('hmi-widget-label').click();
+
+  // Dragged on the grid: two columns to the right, one row down.
+  const horn = page.getByTestId('hmi-widget-w2');
+  const canvasBox = await page.getByTestId('hmi-canvas').boundingBox();
+  const box = await horn.boundingBox();
+  if (!canvasBox || !box) throw new Error('the canvas is not laid out');
+  const col = canvasBox.width / 24;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 2 + col, box.y + box.height / 2 + 20, { steps: 4 });
+  await page.mouse.move(box.x + box.width / 2 + 2 * col, box.y + box.height / 2 + 40, { steps: 4 });
+  await page.mouse.up();
+  await shot(page, 'editor-zh');
+  await page.getByTestId('hmi-editor-save').click();
+  await expect(page.getByText('画面已保存')).toBeVisible();
+
+  const saved = await adminApi.get<{
+    canvas: { widgets: { id: string; type: string; x: number; y: number; binding?: unknown; action?: unknown }[] };
+  }>(`/out-hmi/tenants/${tenantId}/screens/${screenId}`);
+  expect(saved.canvas.widgets.map((w) => w.type)).toEqual(['gauge', 'button']);
+  expect(saved.canvas.widgets[0].binding).toEqual({ source: 'signal', things_id: device.id, channel: 0, signal: 'Engine.Speed' });
+  expect(saved.canvas.widgets[1].action).toMatchObject({ kind: 'command', things_id: device.id, operation_name: 'common_fn.send_can' });
+  // The gauge took rows 0-3, so the button was added at row 4, column 0; the drag moved it.
+  expect(saved.canvas.widgets[1]).toMatchObject({ x: 2, y: 5 });
+
+  // Published from the list, then opened full-screen.
+  await page.goto('/Container/HmiManager');
+  await page.getByTestId('hmi-publish-Press line 1').click();
+  await expect(page.getByTestId('hmi-status-Press line 1')).toHaveText('已发布');
+  await page.getByTestId('hmi-view-Press line 1').click();
+  await expect(page.getByTestId('hmi-view')).toBeVisible();
+  await expect(page).toHaveTitle(/^Press line 1 - /);
+  await expect(page.getByTestId('hmi-value-w1')).toHaveText('—');
+
+  // The simulated logger records 42.5 km/h on CAN0; the gauge shows the decoded value live.
+  const logger = await startRemoteDevice(own, adminApi, tenantId, device, { replay: logFile });
+  try {
+    await expect(page.getByTestId('hmi-value-w1')).toHaveText(SPEED, { timeout: 30_000 });
+    await shot(page, 'view-zh');
+
+    // The button: the logger answers the command (it puts the frame on its bus).
+    await page.getByTestId('hmi-button-w2').click();
+    await expect(page.getByTestId('hmi-press-result')).toHaveAttribute('data-state', 'answered', { timeout: 20_000 });
+    await expect(page.getByTestId('hmi-press-result')).toContainText('设备已应答');
+    const sent = await adminApi.get<{ list: { operation_name: string; state: string; result: unknown; description: string }[] }>(
+      `/things/tenants/${tenantId}/things/${device.id}/messages?current_page=1&page_size=10`,
+    );
+    expect(sent.list[0]).toMatchObject({
+      operation_name: 'common_fn.send_can',
+      state: 'answered',
+      result: { sent: 1 },
+      description: 'HMI: Press line 1',
+    });
+  } finally {
+    await logger.stop();
+  }
+});

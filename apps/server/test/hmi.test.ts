@@ -287,3 +287,80 @@ describe.skipIf(!!process.env.TEST_MQTT_URL)('HMI users', () => {
     expect((await call('POST', `${mine(tenant)}/${s.id}/press`, noKey.auth, { widget_id: 'b1' })).statusCode).toBe(403);
   });
 });
+
+describe('HMI screens on a model device', () => {
+  /** A tenant with a device of a model whose block `env` has a read-only temperature and a writable target. */
+  async function modelDevice() {
+    const tenant = await makeTenant(t);
+    const blk = await call('POST', `/v1/mapping-mgmt/tenants/${tenant.tenantId}/function-blocks`, tenant.auth, {
+      name: 'env',
+      display_name: 'Environment',
+      json_schema: {
+        status: [
+          { identifier: 'temperature', name: 'Temperature', data_type: 1, read_only: true, default_value: 21 },
+          { identifier: 'target', name: 'Target', data_type: 1, default_value: 20 },
+        ],
+      },
+    });
+    expect(blk.statusCode, blk.body).toBe(200);
+    const model = await call('POST', `/v1/mapping-mgmt/tenants/${tenant.tenantId}/info-models`, tenant.auth, {
+      name: 'Thermostat',
+      info_model_fn_blocks: [blk.json().id],
+    });
+    const dev = await makeDevice(t, tenant, { info_model_id: model.json().id, thing_type: 1 });
+    return { tenant, dev };
+  }
+  const shows = (thingsId: string, property: string) => ({
+    id: 'v1',
+    type: 'value',
+    x: 0,
+    y: 0,
+    w: 4,
+    h: 2,
+    binding: { source: 'property', things_id: thingsId, property },
+  });
+  const sets = (thingsId: string, desired: Record<string, unknown>) => ({
+    id: 'b1',
+    type: 'button',
+    x: 4,
+    y: 0,
+    w: 4,
+    h: 2,
+    label: 'Warmer',
+    action: { kind: 'twin', things_id: thingsId, desired },
+  });
+
+  it('bind model properties and set twin desired values from a button', async () => {
+    const { tenant, dev } = await modelDevice();
+    const unknown = await call('POST', screens(tenant), tenant.auth, screen('Bad', [shows(dev.id, 'env.humidity')]));
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().code).toBe('hmi.unknown-property');
+
+    const s = (
+      await call(
+        'POST',
+        screens(tenant),
+        tenant.auth,
+        screen('Climate', [shows(dev.id, 'env.temperature'), sets(dev.id, { 'env.target': 25 })]),
+      )
+    ).json();
+    const readOnly = (await call('POST', screens(tenant), tenant.auth, screen('Forced', [sets(dev.id, { 'env.temperature': 30 })]))).json();
+    for (const x of [s, readOnly]) expect((await call('POST', `${screens(tenant)}/${x.id}/publish`, tenant.auth)).statusCode).toBe(200);
+    const op = await makeSubUser(t, tenant, [], [{ thingsId: dev.id, access: 'read' }]);
+    await call('PUT', `/v1/out-hmi/tenants/${tenant.tenantId}/users/${op.userId}/screens`, tenant.auth, {
+      screen_ids: [s.id, readOnly.id],
+    });
+
+    const pressed = await call('POST', `${mine(tenant)}/${s.id}/press`, op.auth, { widget_id: 'b1' });
+    expect(pressed.statusCode, pressed.body).toBe(200);
+    expect(pressed.json()).toMatchObject({ kind: 'twin', things_id: dev.id, state: 'set', desired_version: 1 });
+    const twin = (await call('GET', `/v1/things/tenants/${tenant.tenantId}/things/${dev.id}/digital-twin`, tenant.auth)).json();
+    expect(twin.desired).toEqual({ 'env.target': 25 });
+    // The model still decides what may be set: a read-only property is refused, screen or not.
+    const refused = await call('POST', `${mine(tenant)}/${readOnly.id}/press`, op.auth, { widget_id: 'b1' });
+    expect(refused.statusCode).toBe(400);
+    expect((await call('GET', `/v1/things/tenants/${tenant.tenantId}/things/${dev.id}/digital-twin`, tenant.auth)).json().desired).toEqual({
+      'env.target': 25,
+    });
+  });
+});

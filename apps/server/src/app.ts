@@ -7,7 +7,7 @@ import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import websocket from '@fastify/websocket';
-import { API_KEY_PREFIX, type RouteDef } from '@loggerhead/contract';
+import { API_KEY_PREFIX, type RouteDef, WEB_DEPLOY_TOKEN_PREFIX } from '@loggerhead/contract';
 import Fastify from 'fastify';
 import { hasZodFastifySchemaValidationErrors, jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
@@ -48,6 +48,9 @@ import { opLogRepository } from './modules/oplog/oplog.repository.ts';
 import { modules } from './modules/registry.ts';
 import { createSignals, type Signals } from './modules/signals/signals.module.ts';
 import { ensureSystemManager } from './modules/tenant/bootstrap.ts';
+import { webDeployRepository } from './modules/web-config/web-deploy.repository.ts';
+import { type WebDeployService, webDeployService } from './modules/web-config/web-deploy.service.ts';
+import { webVersionsRepository } from './modules/web-config/web-versions.repository.ts';
 import { createNotifier, type Notifier } from './notify/notifier.ts';
 import { VERSION } from './version.ts';
 
@@ -88,6 +91,8 @@ export interface AppContext {
   files: FileStore;
   /** Tenant API keys for machines: `Authorization: Bearer lhk_…` resolves through it. */
   apiKeys: ApiKeyService;
+  /** Web deployment: its configuration and web-deploy users, whose `Bearer lhw_…` sessions reach only /out-web. */
+  webDeploy: WebDeployService;
   /** The job scheduler (pg-boss on this database): `ctx.scheduler?.every(name, cron, fn)`, queues; null with SCHEDULER=false. */
   scheduler: Scheduler | null;
   /** Set when this start created the system manager: the password to print once. */
@@ -208,6 +213,11 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       raw: database.raw,
       loadGrants: async (userId) => new Set(await privilegesRepository(database.raw).grants(userId)),
     }),
+    webDeploy: webDeployService({
+      repo: webDeployRepository(database.raw),
+      log: webVersionsRepository(database.raw).log,
+      sessionTtl: config.sessionTtl,
+    }),
     initialAdminPassword: admin.password,
     adminCreated: admin.created,
     version: VERSION,
@@ -299,7 +309,13 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     if (cfg?.auth === 'socket') return;
     const header = req.headers.authorization;
     const token = header?.startsWith('Bearer ') ? header.slice(7) : undefined;
-    if (token?.startsWith(API_KEY_PREFIX)) {
+    if (token?.startsWith(WEB_DEPLOY_TOKEN_PREFIX)) {
+      if (cfg?.public) return;
+      req.auth = await ctx.webDeploy.authenticate(token);
+      if (!req.auth) throw new ApiError(401);
+      // A web-deploy session reaches the web deployment only, whatever keys a route names.
+      if (!req.routeOptions.url.startsWith('/v1/out-web/')) throw ApiError.of('web.deploy-only');
+    } else if (token?.startsWith(API_KEY_PREFIX)) {
       if (cfg?.public) return;
       req.auth = await ctx.apiKeys.authenticate(token, req.ip);
       if (!req.auth) throw ApiError.of('api-key.refused');

@@ -18,6 +18,12 @@ export interface Auth {
    * creator's), and never a route that names no key (docs/decisions/0138-api-keys.md).
    */
   apiKey?: { id: string; name: string; permissions: ReadonlySet<string> };
+  /**
+   * A web-deploy user's session (docs/decisions/0171-web-deploy-users.md): `userId` and `username`
+   * are that user's, `tenantId` the platform's; it holds only the console deploy keys and reaches
+   * only /out-web routes.
+   */
+  webDeploy?: true;
   /** A super-session: the system manager who opened this tenant's console as its manager. */
   superSession?: { userId: string; username: string; tenantId: string; readOnly: boolean };
 }
@@ -27,6 +33,10 @@ export function assertPermission(auth: Auth, key: string): void {
   const def: PermissionDef | undefined = permissionDef(key);
   if (!def) throw new Error(`unknown permission key ${key}`);
   if (auth.apiKey && !auth.apiKey.permissions.has(key)) throw forbidden('The API key does not hold this permission');
+  if (auth.webDeploy) {
+    if (!WEB_DEPLOY_KEYS.has(key)) throw forbidden('A web-deploy user holds only the console deploy keys');
+    return;
+  }
   if (def.scope === 'system') {
     if (!auth.systemManager) throw forbidden();
     return;
@@ -39,6 +49,9 @@ export function assertPermission(auth: Auth, key: string): void {
   if (auth.isManager || auth.systemManager) return;
   if (!auth.grants?.has(key)) throw forbidden();
 }
+
+/** What a web-deploy user may do: the console versions, the deploy and server configuration, the deploy log. */
+export const WEB_DEPLOY_KEYS: ReadonlySet<string> = new Set(['out-web:deploy:query', 'out-web:deploy:update']);
 
 const READ_ACTIONS = new Set([
   'query',

@@ -131,7 +131,15 @@ export { ThingsRoutes } from './things.ts';
 export { TwinRoutes, TwinRuleRoutes } from './twin.ts';
 export { UdsRoutes } from './uds.ts';
 export { UserConfigRoutes } from './user-config.ts';
-export { WebConfigRoutes } from './web-config.ts';
+export {
+  DeployConfigSchema,
+  ServerConfigSchema,
+  WEB_DEPLOY_TOKEN_PREFIX,
+  WebConfigRoutes,
+  WebDeployLogSchema,
+  WebDeployUserSchema,
+  WebVersionSchema,
+} from './web-config.ts';
 export { WorkOrderRoutes } from './workorder.ts';
 
 export const Routes = {

@@ -2,6 +2,7 @@ import { ErrorResponseSchema, Routes } from '@loggerhead/contract';
 import { type AppContext, type LoggerheadApp, webCacheControl } from '../../app.ts';
 import { requireAuth } from '../../lib/auth.ts';
 import { badRequest } from '../../lib/errors.ts';
+import { runPeriodically } from '../../lib/periodic.ts';
 import { route } from '../../lib/route.ts';
 import { globalMenu } from '../role/role.routes.ts';
 import { settingsRepository } from '../role/settings.repository.ts';
@@ -37,16 +38,12 @@ export function webConfigRoutes(app: LoggerheadApp, ctx: AppContext) {
       // The footer's and help link's platform defaults (SUPPORT_*, HELP_URL); a tenant's customisation comes first.
       ...supportLinks(ctx.config.support),
     }),
-    resourcePath: '/can',
-    isDebug: 0,
+    ...(await ctx.webDeploy.deployInfo()),
     experience: ctx.config.experience,
     oidc: { enabled: ctx.config.oidc !== null, name: ctx.config.oidc?.name ?? '' },
   }));
   // Spec §7: isDebug 1 when the page path contains "debug".
-  route(app, Routes.webConfig.deployInfo, { tags }, async (req) => ({
-    resourcePath: '/can',
-    isDebug: req.query.path?.includes('debug') ? 1 : 0,
-  }));
+  route(app, Routes.webConfig.deployInfo, { tags }, (req) => ctx.webDeploy.deployInfo(req.query.path));
 
   // Console versions (spec §7 deploy/web) and the deploy log: system managers.
   const versions = webVersionsService(webVersionsRepository(ctx.database.raw), ctx.files);
@@ -66,6 +63,39 @@ export function webConfigRoutes(app: LoggerheadApp, ctx: AppContext) {
     return reply.code(204).send();
   });
   route(app, W.deployLogs, withErrors, () => versions.logs());
+  route(app, W.webInfo, withErrors, () => versions.info());
+
+  // Deploy and server configuration, web-deploy users (docs/decisions/0171-web-deploy-users.md).
+  const deploy = ctx.webDeploy;
+  const userErrors = { ...withErrors.errors, 401: ErrorResponseSchema, 403: ErrorResponseSchema, 423: ErrorResponseSchema };
+  route(app, W.saveDeployConfig, withErrors, (req) => deploy.saveDeployConfig(requireAuth(req.auth), req.body));
+  route(app, W.serverConfig, withErrors, () => deploy.serverConfig());
+  route(app, W.saveServerConfig, withErrors, (req) => deploy.saveServerConfig(requireAuth(req.auth), req.body));
+  route(app, W.deployUsers, withErrors, (req) => deploy.users(requireAuth(req.auth)));
+  route(app, W.createDeployUser, withErrors, async (req, reply) =>
+    reply.code(201).send(await deploy.create(requireAuth(req.auth), req.body)),
+  );
+  route(app, W.deleteDeployUser, withErrors, async (req, reply) => {
+    await deploy.remove(requireAuth(req.auth), req.query.id);
+    return reply.code(204).send();
+  });
+  route(app, W.updateDeployPassword, { tags, errors: userErrors }, async (req, reply) => {
+    await deploy.password(requireAuth(req.auth), req.body);
+    return reply.code(204).send();
+  });
+  route(app, W.deployLogin, { tags, errors: userErrors, config: { noOpLog: true } }, (req) =>
+    deploy.login(req.body.username, req.body.password, req.ip),
+  );
+  route(app, W.deployLogout, { tags, errors: userErrors }, async (req, reply) => {
+    await deploy.logout(requireAuth(req.auth));
+    return reply.code(204).send();
+  });
+  runPeriodically(app, ctx, {
+    name: 'web-deploy-session-sweep',
+    everyMs: 3600_000,
+    cron: '13 * * * *',
+    work: () => deploy.purgeSessions(),
+  });
 
   // The released console version, when there is one, is served instead of the console built with
   // the server: every page and file address outside the API.

@@ -9,6 +9,13 @@ export interface WebVersionRow {
   created_at: Date;
 }
 
+/** Who did it: a person, or a web-deploy user (`webDeploy`). */
+export interface Actor {
+  userId: string;
+  username: string;
+  webDeploy?: true;
+}
+
 /** SQL only: console versions, the release history and the deploy log (platform-wide, not a tenant's). */
 export function webVersionsRepository(raw: RawSql) {
   return {
@@ -20,11 +27,11 @@ export function webVersionsRepository(raw: RawSql) {
       const { rows } = await raw.query<WebVersionRow>('select * from web_versions where id = $1', [id]);
       return rows[0] ?? null;
     },
-    async insert(v: { version: string; description: string; file_count: number; bytes: number; userId: string }): Promise<string | null> {
+    async insert(v: { version: string; description: string; file_count: number; bytes: number; by: Actor }): Promise<string | null> {
       const { rows } = await raw.query<{ id: string }>(
-        `insert into web_versions (version, description, file_count, bytes, created_by) values ($1, $2, $3, $4, $5)
+        `insert into web_versions (version, description, file_count, bytes, created_by, created_by_deploy_user) values ($1, $2, $3, $4, $5, $6)
          on conflict (version) do nothing returning id`,
-        [v.version, v.description, v.file_count, v.bytes, v.userId],
+        [v.version, v.description, v.file_count, v.bytes, v.by.webDeploy ? null : v.by.userId, v.by.webDeploy ? v.by.userId : null],
       );
       return rows[0]?.id ?? null;
     },
@@ -48,17 +55,25 @@ export function webVersionsRepository(raw: RawSql) {
       await raw.query('delete from web_releases where id = $1', [rows[0].id]);
       return rows[1].version_id;
     },
-    async log(action: string, version: string, user: { userId: string; username: string }): Promise<void> {
-      await raw.query('insert into web_deploy_logs (action, version, user_id, username) values ($1, $2, $3, $4)', [
-        action,
-        version,
-        user.userId,
-        user.username,
-      ]);
+    /** A deploy log entry: `subject` is the version, or the user or setting the action was about. */
+    async log(action: string, subject: string, by: Actor): Promise<void> {
+      await raw.query(
+        `insert into web_deploy_logs (action, version, user_id, deploy_user_id, by_deploy_user, username)
+         values ($1, $2, $3, $4, $5, $6)`,
+        [action, subject, by.webDeploy ? null : by.userId, by.webDeploy ? by.userId || null : null, Boolean(by.webDeploy), by.username],
+      );
     },
     async logs() {
-      const { rows } = await raw.query<{ id: string; action: string; version: string; username: string; created_at: Date }>(
-        'select id, action, version, username, created_at from web_deploy_logs order by created_at desc limit 500',
+      const { rows } = await raw.query<{
+        id: string;
+        action: string;
+        version: string;
+        username: string;
+        role: 'manager' | 'web-deploy';
+        created_at: Date;
+      }>(
+        `select id, action, version, username, case when by_deploy_user then 'web-deploy' else 'manager' end as role, created_at
+           from web_deploy_logs order by created_at desc, id limit 500`,
       );
       return rows;
     },

@@ -67,6 +67,13 @@ export function webVersionsService(repo: WebVersionsRepository, store: FileStore
       return (await repo.list()).map((r) => view(r, cur));
     },
 
+    /** The version served now, or null (the console built with the server). */
+    async info() {
+      const cur = await repo.current();
+      const r = cur ? await repo.get(cur) : null;
+      return r ? view(r, cur) : null;
+    },
+
     async save(auth: Auth, q: { version: string; description: string }, bundle: Buffer) {
       let unpacked: Map<string, Buffer>;
       try {
@@ -82,7 +89,7 @@ export function webVersionsService(repo: WebVersionsRepository, store: FileStore
         description: q.description,
         file_count: unpacked.size,
         bytes,
-        userId: auth.userId,
+        by: auth,
       });
       if (!id) throw ApiError.of('web.version-exists');
       try {

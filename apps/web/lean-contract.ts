@@ -1,4 +1,5 @@
 import type { Plugin } from 'vite';
+import { apply, children, type Edit, type Node, visit } from './build-ast.ts';
 
 /**
  * Keeps the contract's zod schemas out of the console's first load (docs/decisions/0116-light-console.md).
@@ -45,19 +46,6 @@ export function leanContract(): Plugin {
   };
 }
 
-interface Node {
-  type: string;
-  start: number;
-  end: number;
-  [key: string]: unknown;
-}
-
-interface Edit {
-  start: number;
-  end: number;
-  text: string;
-}
-
 const SCHEMA_KEYS = new Set(['params', 'query', 'body', 'response']);
 
 function dropRouteSchemas(node: Node, edits: Edit[]): void {
@@ -72,24 +60,6 @@ function dropRouteSchemas(node: Node, edits: Edit[]): void {
   }
 }
 
-function children(node: Node, key: string): Node[] {
-  const v = node[key];
-  return Array.isArray(v) ? (v as Node[]) : [];
-}
-
-function isNode(v: unknown): v is Node {
-  return typeof v === 'object' && v !== null && typeof (v as Node).type === 'string';
-}
-
-function visit(node: Node, fn: (n: Node) => void): void {
-  fn(node);
-  for (const [key, v] of Object.entries(node)) {
-    if (key === 'parent') continue;
-    if (Array.isArray(v)) for (const c of v) isNode(c) && visit(c, fn);
-    else if (isNode(v)) visit(v, fn);
-  }
-}
-
 function hasCall(node: Node): boolean {
   let found = false;
   visit(node, (n) => {
@@ -97,17 +67,4 @@ function hasCall(node: Node): boolean {
     if (n.type === 'CallExpression' || n.type === 'NewExpression' || n.type === 'TaggedTemplateExpression') found = true;
   });
   return found && node.type !== 'ArrowFunctionExpression' && node.type !== 'FunctionExpression';
-}
-
-/** Applies non-overlapping edits (inserts at the same place keep their order). */
-function apply(code: string, edits: Edit[]): string {
-  const sorted = edits.map((e, i) => ({ ...e, i })).sort((a, b) => a.start - b.start || a.i - b.i);
-  let out = '';
-  let at = 0;
-  for (const e of sorted) {
-    if (e.start < at) continue;
-    out += code.slice(at, e.start) + e.text;
-    at = e.end;
-  }
-  return out + code.slice(at);
 }

@@ -2,12 +2,20 @@ import { type LoaderFunctionArgs, redirect } from 'react-router';
 import { queryClient } from '../api/query-client.ts';
 import { storeSession } from '../api/session-storage.ts';
 import { isLang } from '../i18n/catalogue.ts';
-import { changeLang } from '../i18n/setup.ts';
+import { changeLang, currentLang, loadFeatureMessages } from '../i18n/setup.ts';
 import { globalConfigQuery } from '../session/session.queries.ts';
 import { isSignedIn } from '../session/session.ts';
 
 /** Routes a visitor without a token may open (spec §2). */
 const PUBLIC = ['/login', '/register', '/forgetpassword', '/doc'];
+
+/** The sign-in pages: they show only the shell's and their own texts, and load no feature's messages. */
+const SIGN_IN = ['/login', '/register', '/forgetpassword'];
+
+function isSignInPath(pathname: string): boolean {
+  const p = pathname.toLowerCase().replace(/\/+$/, '') || '/';
+  return SIGN_IN.includes(p);
+}
 
 export function isPublicPath(pathname: string): boolean {
   const p = pathname.toLowerCase().replace(/\/+$/, '') || '/';
@@ -35,5 +43,6 @@ export async function guardLoader({ request }: LoaderFunctionArgs): Promise<Resp
     console.warn('global configuration not loaded', e);
   }
   if (!isSignedIn() && !isPublicPath(url.pathname)) return redirect('/Login');
+  if (!isSignInPath(url.pathname)) await loadFeatureMessages(currentLang());
   return null;
 }

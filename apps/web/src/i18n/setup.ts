@@ -1,7 +1,7 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { isLang, type Lang } from './catalogue.ts';
-import { resources } from './catalogues.ts';
+import { isLang, type Lang, mergeCatalogues } from './catalogue.ts';
+import { coreCatalogues, featureMessages } from './messages.ts';
 
 const LOCALE_KEY = 'locale';
 
@@ -23,8 +23,30 @@ export function persistLang(lang: Lang): void {
 
 export const i18n = i18next.createInstance();
 
+const core = mergeCatalogues(coreCatalogues).resources;
+/** Languages whose feature messages are loaded or loading. */
+const features = new Map<Lang, Promise<void>>();
+
+/**
+ * Loads the features' messages in `lang` (once). Pages other than the sign-in pages wait for them
+ * (the route guard); a key missing meanwhile (a sign-in page showing a feature's text) loads them
+ * too, and the page shows the text once they are in.
+ */
+export function loadFeatureMessages(lang: Lang): Promise<void> {
+  let done = features.get(lang);
+  if (!done) {
+    done = featureMessages(lang).then((bundles) => {
+      const all = Object.assign({}, ...bundles) as Record<string, string>;
+      i18n.addResourceBundle(lang, 'translation', all, true, false);
+    });
+    done.catch(() => features.delete(lang));
+    features.set(lang, done);
+  }
+  return done;
+}
+
 i18n.use(initReactI18next).init({
-  resources: { zh: { translation: resources.zh }, en: { translation: resources.en } },
+  resources: { zh: { translation: core.zh }, en: { translation: core.en } },
   lng: storedLang(),
   fallbackLng: 'zh',
   // Keys are flat strings like `car.manager.title`; dots and colons are not structure.
@@ -33,6 +55,13 @@ i18n.use(initReactI18next).init({
   interpolation: { escapeValue: false },
   initAsync: false,
   returnNull: false,
+  // A feature's key asked for before its messages are in: load them (see loadFeatureMessages).
+  saveMissing: true,
+  missingKeyHandler: () => {
+    void loadFeatureMessages(currentLang()).catch(() => {});
+  },
+  // Pages re-render when messages arrive.
+  react: { bindI18nStore: 'added' },
 });
 
 export function currentLang(): Lang {
@@ -41,6 +70,8 @@ export function currentLang(): Lang {
 
 export async function changeLang(lang: Lang): Promise<void> {
   persistLang(lang);
+  // A page already showing features' texts gets them in the new language before it switches.
+  if (features.size) await loadFeatureMessages(lang);
   await i18n.changeLanguage(lang);
   document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en';
 }

@@ -1,4 +1,8 @@
-import { Routes } from '@loggerhead/contract/routes/index.ts';
+// The route groups one by one, not the whole table: this module is part of the first load (/Login).
+import { SessionRoutes } from '@loggerhead/contract/routes/control.ts';
+import { DashboardRoutes } from '@loggerhead/contract/routes/dashboard.ts';
+import { CustomizationRoutes, SelfRoutes } from '@loggerhead/contract/routes/tenant.ts';
+import { WebConfigRoutes } from '@loggerhead/contract/routes/web-config.ts';
 import type { LoginRequest } from '@loggerhead/contract/schemas/session.ts';
 import type { CustomizationKey } from '@loggerhead/contract/schemas/tenant.ts';
 import { call } from '../api/client.ts';
@@ -6,23 +10,23 @@ import type { Customization } from '../api/session-storage.ts';
 
 /** The calls of the session: global config, login/logout, and what the console loads after login (spec §4). */
 export const sessionApi = {
-  globalConfig: (signal?: AbortSignal) => call(Routes.webConfig.globalConfig, { signal, timeout: 10_000 }),
-  login: (body: LoginRequest) => call(Routes.session.login, { body }),
-  logout: (sessionId: string) => call(Routes.session.logout, { params: { id: sessionId } }),
-  self: (signal?: AbortSignal) => call(Routes.self.get, { signal }),
+  globalConfig: (signal?: AbortSignal) => call(WebConfigRoutes.globalConfig, { signal, timeout: 10_000 }),
+  login: (body: LoginRequest) => call(SessionRoutes.login, { body }),
+  logout: (sessionId: string) => call(SessionRoutes.logout, { params: { id: sessionId } }),
+  self: (signal?: AbortSignal) => call(SelfRoutes.get, { signal }),
   /** The same call, read for the personal details. */
-  selfDetail: (signal?: AbortSignal) => call(Routes.self.get, { signal }),
-  privileges: (signal?: AbortSignal) => call(Routes.session.privileges, { signal }),
-  tenant: (signal?: AbortSignal) => call(Routes.self.tenant, { signal }),
+  selfDetail: (signal?: AbortSignal) => call(SelfRoutes.get, { signal }),
+  privileges: (signal?: AbortSignal) => call(SessionRoutes.privileges, { signal }),
+  tenant: (signal?: AbortSignal) => call(SelfRoutes.tenant, { signal }),
   customization: async (tenantId: string, signal?: AbortSignal) =>
-    toCustomization(await call(Routes.customization.get, { params: { tenant_id: tenantId }, signal })),
+    toCustomization(await call(CustomizationRoutes.get, { params: { tenant_id: tenantId }, signal })),
   dashboards: (tenantId: string, businessType: string) =>
-    call(Routes.dashboard.list, { params: { tenant_id: tenantId }, query: { business_type: businessType } }),
+    call(DashboardRoutes.list, { params: { tenant_id: tenantId }, query: { business_type: businessType } }),
   createDashboard: (tenantId: string, body: { business_type: string; name: string }) =>
-    call(Routes.dashboard.create, { params: { tenant_id: tenantId }, body }),
+    call(DashboardRoutes.create, { params: { tenant_id: tenantId }, body }),
   /** The server refuses a key it does not know (400). */
   saveCustomization: (tenantId: string, values: Customization) =>
-    call(Routes.customization.put, {
+    call(CustomizationRoutes.put, {
       params: { tenant_id: tenantId },
       body: { data: Object.entries(values).map(([key, value]) => ({ key: key as CustomizationKey, value })) },
     }),

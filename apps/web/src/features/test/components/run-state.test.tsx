@@ -2,11 +2,13 @@
 import type { TestRun } from '@loggerhead/contract/schemas/testmgmt.ts';
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { changeLang } from '../../../i18n/setup.ts';
+import { changeLang, loadFeatureMessages } from '../../../i18n/setup.ts';
 import { RunState, VerdictTag } from './run-state.tsx';
 import { mergeRun } from './use-runs-live.ts';
 
 beforeAll(async () => {
+  // As the route guard does before a page shows.
+  await loadFeatureMessages('en');
   await changeLang('en');
 });
 afterEach(cleanup);

@@ -2,11 +2,13 @@
 import { EditorState } from '@codemirror/state';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { changeLang } from '../../../i18n/setup.ts';
+import { changeLang, loadFeatureMessages } from '../../../i18n/setup.ts';
 import GroovyEditor, { toDiagnostics } from './groovy-editor.tsx';
 import { ValidationResult } from './validation-result.tsx';
 
 beforeAll(async () => {
+  // As the route guard does before a page shows.
+  await loadFeatureMessages('en');
   await changeLang('en');
 });
 afterEach(cleanup);

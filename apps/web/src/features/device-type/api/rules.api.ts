@@ -4,11 +4,13 @@ import { call } from '../../../api/client.ts';
 
 const E = Routes.edgeRules;
 const M = Routes.mappingRules;
+const N = Routes.mappingEntities;
 const tenant = (tenantId: string) => ({ tenant_id: tenantId });
 
 export type EdgeRuleBody = RouteBody<typeof E.create>;
 export type EdgeIssueBody = RouteBody<typeof E.issue>;
 export type MappingRuleBody = RouteBody<typeof M.create>;
+export type EntityBody = RouteBody<typeof N.create>;
 
 /** Edge-computing rules with their issuances (decision 0155) and mapping rules (decision 0156). */
 export const rulesApi = {
@@ -27,6 +29,11 @@ export const rulesApi = {
   createMapping: (tenantId: string, body: MappingRuleBody) => call(M.create, { params: tenant(tenantId), body }),
   updateMapping: (tenantId: string, id: string, body: MappingRuleBody) => call(M.update, { params: { ...tenant(tenantId), id }, body }),
   removeMapping: (tenantId: string, id: string) => call(M.remove, { params: { ...tenant(tenantId), id } }),
+  entities: (tenantId: string, signal?: AbortSignal) =>
+    call(N.list, { params: tenant(tenantId), query: { current_page: 1, page_size: 100 }, signal }),
+  createEntity: (tenantId: string, body: EntityBody) => call(N.create, { params: tenant(tenantId), body }),
+  updateEntity: (tenantId: string, id: string, body: EntityBody) => call(N.update, { params: { ...tenant(tenantId), id }, body }),
+  removeEntity: (tenantId: string, id: string) => call(N.remove, { params: { ...tenant(tenantId), id } }),
 };
 
 export const rulesKeys = {
@@ -36,6 +43,7 @@ export const rulesKeys = {
     [...rulesKeys.all, 'issuances', tenantId, ruleId ?? null, page, size] as const,
   modelDevices: (tenantId: string | null, modelId: string) => [...rulesKeys.all, 'model-devices', tenantId, modelId] as const,
   mapping: (tenantId: string | null) => [...rulesKeys.all, 'mapping', tenantId] as const,
+  entities: (tenantId: string | null) => [...rulesKeys.all, 'entities', tenantId] as const,
 };
 
 export const edgeRulesQuery = (tenantId: string) =>
@@ -59,3 +67,5 @@ export const modelDevicesQuery = (tenantId: string, modelId: string) =>
   });
 export const mappingRulesQuery = (tenantId: string) =>
   queryOptions({ queryKey: rulesKeys.mapping(tenantId), queryFn: ({ signal }) => rulesApi.mappingRules(tenantId, signal) });
+export const entitiesQuery = (tenantId: string, enabled = true) =>
+  queryOptions({ queryKey: rulesKeys.entities(tenantId), queryFn: ({ signal }) => rulesApi.entities(tenantId, signal), enabled });

@@ -1,16 +1,19 @@
 import { MinusCircleOutlined, PlusOutlined } from '@ant-design/icons';
+import { Routes } from '@loggerhead/contract/routes/index.ts';
 import type { MappingRule } from '@loggerhead/contract/schemas/mapping-rules.ts';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { App, Button, type ButtonProps, Flex, Form, Input, InputNumber, Modal, Select, Switch } from 'antd';
+import { App, AutoComplete, Button, type ButtonProps, Flex, Form, Input, InputNumber, Modal, Select, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { mayCall } from '../../../session/can.ts';
 import { modelBlocksQuery, modelsQuery, publicModelsQuery } from '../api/model.api.ts';
-import { type MappingRuleBody, rulesApi } from '../api/rules.api.ts';
+import { entitiesQuery, type MappingRuleBody, rulesApi } from '../api/rules.api.ts';
 
 interface Values {
   name: string;
   description?: string;
   info_model_id: string;
   source: 'json' | 'can';
+  entity_id?: string | null;
   enabled: boolean;
   mappings: { source_key: string; target: string; scale?: number | null; offset?: number | null; unit?: string }[];
 }
@@ -28,6 +31,13 @@ export function MappingRuleDialog({ tenantId, rule, onClose }: { tenantId: strin
   const pub = useQuery(publicModelsQuery());
   const modelId = Form.useWatch('info_model_id', form) ?? rule?.info_model_id ?? '';
   const blocks = useQuery(modelBlocksQuery(tenantId, modelId));
+  const entities = useQuery(entitiesQuery(tenantId, mayCall(Routes.mappingEntities.list)));
+  const entityId = Form.useWatch('entity_id', form) ?? rule?.entity_id ?? null;
+  const entity = (entities.data?.list ?? []).find((e) => e.id === entityId);
+  const keyOptions = (entity?.fields ?? []).map((f) => ({
+    value: f.key,
+    label: `${f.key}${f.name ? ` (${f.name})` : ''}${f.unit ? ` [${f.unit}]` : ''}`,
+  }));
   const targets = (blocks.data ?? []).flatMap((b) =>
     b.json_schema.status.map((p) => ({ value: `${b.name}.${p.identifier}`, label: `${b.name}.${p.identifier} (${p.name})` })),
   );
@@ -49,6 +59,7 @@ export function MappingRuleDialog({ tenantId, rule, onClose }: { tenantId: strin
       description: v.description ?? '',
       info_model_id: v.info_model_id,
       source: v.source,
+      entity_id: v.entity_id ?? null,
       status: v.enabled ? 1 : 0,
       mappings: v.mappings.map((m) => ({
         source_key: m.source_key.trim(),
@@ -103,9 +114,25 @@ export function MappingRuleDialog({ tenantId, rule, onClose }: { tenantId: strin
             <Switch />
           </Form.Item>
         </Flex>
-        <Form.Item name="description" label={t('device-type.mapping.description')}>
-          <Input maxLength={256} />
-        </Form.Item>
+        <Flex gap={12}>
+          <Form.Item name="entity_id" label={t('device-type.mapping.entity')} style={{ flex: 1 }}>
+            <Select
+              allowClear
+              placeholder={t('device-type.mapping.noEntity')}
+              options={(entities.data?.list ?? []).map((e) => ({
+                value: e.id,
+                label: `${e.name} (${t(`device-type.mapping.sources.${e.source}`)})`,
+              }))}
+              onChange={(id) => {
+                const e = (entities.data?.list ?? []).find((x) => x.id === id);
+                if (e) form.setFieldValue('source', e.source);
+              }}
+            />
+          </Form.Item>
+          <Form.Item name="description" label={t('device-type.mapping.description')} style={{ flex: 2 }}>
+            <Input maxLength={256} />
+          </Form.Item>
+        </Flex>
         <Form.List name="mappings">
           {(fields, { add, remove }) => (
             <>
@@ -116,7 +143,12 @@ export function MappingRuleDialog({ tenantId, rule, onClose }: { tenantId: strin
                     rules={[{ required: true, whitespace: true, message: t('device-type.mapping.keyRequired') }]}
                     style={{ flex: 1 }}
                   >
-                    <Input placeholder={t('device-type.mapping.sourceKey')} className="lh-mono" data-testid="mapping-source-key" />
+                    <AutoComplete
+                      options={keyOptions}
+                      placeholder={t('device-type.mapping.sourceKey')}
+                      className="lh-mono"
+                      data-testid="mapping-source-key"
+                    />
                   </Form.Item>
                   <span>→</span>
                   <Form.Item

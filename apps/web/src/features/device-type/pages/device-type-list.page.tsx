@@ -11,6 +11,7 @@ import { useSession } from '../../../session/use-session.ts';
 import { deviceTypeKeys, deviceTypesQuery } from '../api/device-type.api.ts';
 import { modelApi, modelKeys, modelsQuery, publicModelsQuery } from '../api/model.api.ts';
 import { EdgeRulePanel } from '../components/edge-rule-panel.tsx';
+import { EntityPanel } from '../components/entity-panel.tsx';
 import { FunctionBlockPanel } from '../components/function-block-panel.tsx';
 import { InfoModelDialog } from '../components/info-model-dialog.tsx';
 import { MappingRulePanel } from '../components/mapping-rule-panel.tsx';
@@ -75,12 +76,14 @@ export default function DeviceTypeListPage() {
           { key: 'models', label: t('device-type.model.tab.models') },
           { key: 'blocks', label: t('device-type.model.tab.blocks') },
           ...(mayCall(Routes.twinRules.list) ? [{ key: 'rules', label: t('device-type.model.tab.rules') }] : []),
+          ...(mayCall(Routes.mappingEntities.list) ? [{ key: 'entities', label: t('device-type.model.tab.entities') }] : []),
           ...(mayCall(Routes.mappingRules.list) ? [{ key: 'mapping', label: t('device-type.model.tab.mapping') }] : []),
           ...(mayCall(Routes.edgeRules.list) ? [{ key: 'edge', label: t('device-type.model.tab.edge') }] : []),
         ]}
       />
       {tab === 'blocks' && tenantId && <FunctionBlockPanel tenantId={tenantId} />}
       {tab === 'rules' && tenantId && <TwinRulePanel tenantId={tenantId} />}
+      {tab === 'entities' && tenantId && <EntityPanel tenantId={tenantId} />}
       {tab === 'mapping' && tenantId && <MappingRulePanel tenantId={tenantId} />}
       {tab === 'edge' && tenantId && <EdgeRulePanel tenantId={tenantId} />}
       {tab === 'models' && (

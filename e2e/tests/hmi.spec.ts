@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -150,5 +151,100 @@ test('an HMI screen built in the editor shows a live DBC signal on its gauge and
     });
   } finally {
     await logger.stop();
+  }
+});
+
+test('an operator signs in and sees only the screen given to them, live, and its button commands the logger', async ({
+  page,
+  browser,
+  own,
+  adminApi,
+}) => {
+  test.setTimeout(240_000);
+  const self = await adminApi.get<{ tenant_id: string }>('/tenant/users/self');
+  const tenantId = self.tenant_id;
+  const tenant = await adminApi.get<{ name: string }>('/tenant/users/self/tenant');
+  const device = await seedDevice(adminApi, tenantId, 'HMI mixer');
+  await bindDbc(adminApi, tenantId, device.id, DBC, 0);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loggerhead-hmi-e2e-'));
+  const logFile = path.join(dir, 'engine.log');
+  fs.writeFileSync(logFile, engineLog());
+
+  // Two published screens, seeded through the API; the operator is given only one.
+  const canvas = {
+    row_height: 40,
+    widgets: [
+      {
+        id: 'speed',
+        type: 'value',
+        x: 0,
+        y: 0,
+        w: 6,
+        h: 2,
+        label: 'Mixer speed',
+        binding: { source: 'signal', things_id: device.id, channel: 0, signal: 'Engine.Speed' },
+      },
+      {
+        id: 'stop',
+        type: 'button',
+        x: 6,
+        y: 0,
+        w: 4,
+        h: 2,
+        label: 'Stop',
+        action: {
+          kind: 'command',
+          things_id: device.id,
+          operation_name: 'common_fn.send_can',
+          operation_params: { frames: [{ channel: 0, id: '0x7FF', data: '00' }] },
+        },
+      },
+    ],
+  };
+  const given = await adminApi.post<{ id: string }>(`/out-hmi/tenants/${tenantId}/screens`, { name: 'Mixer 2', canvas });
+  const other = await adminApi.post<{ id: string }>(`/out-hmi/tenants/${tenantId}/screens`, { name: 'Boiler room', canvas });
+  for (const s of [given, other]) await adminApi.post(`/out-hmi/tenants/${tenantId}/screens/${s.id}/publish`);
+
+  // The operator: a sub-user with no menu, read access to the device and its live data.
+  const username = `operator_${randomBytes(3).toString('hex')}`;
+  const password = `Op-${randomBytes(4).toString('hex')}`;
+  await adminApi.post(`/tenant/tenants/${tenantId}/users`, {
+    username,
+    password,
+    mobile: `139${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`,
+    menus: [],
+    grants: ['data-mgmt:things-data:query'],
+    devices: [{ things_id: device.id, access: 'read' }],
+  });
+
+  // The manager gives the screen on the HMI users tab.
+  await loginThroughForm(page, own.admin);
+  await page.goto('/Container/HmiManager?tab=users');
+  await pickOption(page, `hmi-user-screens-${username}`, 'Mixer 2');
+  await page.getByTestId(`hmi-user-save-${username}`).click();
+  await expect(page.getByText('已保存')).toBeVisible();
+
+  const context = await browser.newContext();
+  const op = await context.newPage();
+  const logger = await startRemoteDevice(own, adminApi, tenantId, device, { replay: logFile });
+  try {
+    await loginThroughForm(op, { username: `${username}@${tenant.name}`, password });
+    await op.getByTestId('user-menu').click();
+    await op.getByRole('menuitem', { name: '我的组态画面' }).click();
+    await expect(op).toHaveTitle(/^我的组态画面 - /);
+    await expect(op.getByTestId('hmi-mine-Mixer 2')).toBeVisible();
+    await expect(op.getByTestId('hmi-mine-Boiler room')).toHaveCount(0);
+    await op.getByTestId('hmi-mine-Mixer 2').click();
+    await expect(op.getByTestId('hmi-view')).toBeVisible();
+    await expect(op.getByTestId('hmi-value-speed')).toHaveText(SPEED, { timeout: 30_000 });
+    await op.getByTestId('hmi-button-stop').click();
+    await expect(op.getByTestId('hmi-press-result')).toHaveAttribute('data-state', 'answered', { timeout: 20_000 });
+    await shot(op, 'operator-zh');
+    // The other screen is not the operator's, even by its address.
+    await op.goto(`/HmiView?id=${other.id}`);
+    await expect(op.getByText('画面不存在或未分配给您')).toBeVisible();
+  } finally {
+    await logger.stop();
+    await context.close();
   }
 });

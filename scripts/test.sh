@@ -32,11 +32,11 @@ if [ -z "${JAVA_HOME:-}" ] && command -v java >/dev/null 2>&1; then
   export JAVA_HOME
 fi
 
-echo "== lint and format (biome)"
+echo "== lint and format (biome) (at ${SECONDS} s)"
 npx biome check .
-echo "== types (tsc --noEmit, every workspace)"
+echo "== types (tsc --noEmit, every workspace) (at ${SECONDS} s)"
 npm run --silent typecheck
-echo "== unit and API tests (vitest)"
+echo "== unit and API tests (vitest) (at ${SECONDS} s)"
 npx vitest run
-echo "== end-to-end tests (Playwright + Chromium)"
+echo "== end-to-end tests (Playwright + Chromium) (at ${SECONDS} s)"
 npm run --silent test:e2e

@@ -375,7 +375,7 @@ describe('a deleted device leaves the sockets that read it, the sessions go on',
   it('ends the subscriptions of that device only, each with an error naming it; the sockets stay open', async () => {
     const sc = await scene();
     const keep = await makeDevice(t, sc.tenant);
-    await t.database.raw.query(`insert into user_device_access (user_id, tenant_id, things_id, access) values ($1,$2,$3,'read')`, [
+    await t.database.raw.query(`insert into user_device_grants (user_id, tenant_id, things_id, access) values ($1,$2,$3,'read')`, [
       sc.sub.userId,
       sc.tenant.tenantId,
       keep.id,

@@ -49,7 +49,7 @@ export async function makeSubUser(
 }
 
 export async function grantDevice(db: Database, tenantId: string, userId: string, thingsId: string, access: 'read' | 'write') {
-  await db.raw.query('insert into user_device_access (user_id, tenant_id, things_id, access) values ($1,$2,$3,$4)', [
+  await db.raw.query('insert into user_device_grants (user_id, tenant_id, things_id, access) values ($1,$2,$3,$4)', [
     userId,
     tenantId,
     thingsId,

@@ -16,6 +16,7 @@ export const MENU_KEYS = [
   'device-type',
   'label',
   'group',
+  'project',
   'forward',
   'statistics',
   'job',
@@ -52,6 +53,8 @@ export const MENU_GRANTS: Partial<Record<MenuKey, readonly PermissionKey[]>> = {
   // Labels: the registry; Device groups: groups, their devices and commands (the device picker too).
   label: ['tenant:label:query', 'things:things:page'],
   group: ['group:group:query', 'things:things:page'],
+  // Projects: the projects the sub-user is a member of and their devices.
+  project: ['project:project:query', 'things:things:page'],
   'fault-code': ['candtu:dtc:query'],
   oplog: ['data-mgmt:op-log:query'],
   'api-key': ['control:api-key:query'],

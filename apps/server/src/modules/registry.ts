@@ -32,6 +32,7 @@ import { noticeService } from './notice/notice.service.ts';
 import { notificationRoutes } from './notification/notification.routes.ts';
 import { opLogRepository } from './oplog/oplog.repository.ts';
 import { opLogRoutes } from './oplog/oplog.routes.ts';
+import { projectRoutes } from './project/project.routes.ts';
 import { signalsRoutes } from './signals/signals.routes.ts';
 import { statisticsModule } from './statistics/statistics.module.ts';
 import { tenantModule } from './tenant/tenant.module.ts';
@@ -77,6 +78,7 @@ export const modules: ModuleRegistrar[] = [
   (app, ctx) => billingModule(app, ctx),
   (app, ctx) => thingsRoutes(app, ctx),
   (app, ctx) => labelRoutes(app, ctx),
+  (app, ctx) => projectRoutes(app, ctx),
   (app, ctx) => roleRoutes(app, ctx),
   (app, ctx) => deviceTypeSchemaRoutes(app, ctx),
   (app, ctx) => modelsRoutes(app, ctx),

@@ -75,6 +75,7 @@ export const CONTAINER_ROUTES: RouteObject[] = [
   },
   { path: 'ApiKeyManager', ...page(() => import('../features/api-key/pages/api-key-manager.page.tsx'), { menu: 'api-key' }) },
   { path: 'GroupManager', ...page(() => import('../features/group/pages/group-manager.page.tsx'), { menu: 'group' }) },
+  { path: 'ProjectManager', ...page(() => import('../features/project/pages/project-manager.page.tsx'), { menu: 'project' }) },
   {
     path: 'DeviceTypeDetails',
     ...page(() => import('../features/device-type/pages/device-type-details.page.tsx'), { menu: 'device-type' }),

@@ -40,6 +40,7 @@
  * - twin (a device's digital twin and model events) and twinRules (twin rules and their fires): ./twin.ts
  * - edgeRules (edge-computing rules and their issuance history): ./edge.ts
  * - labels (the tenant's label registry) and groups (device groups, bind/unbind, group commands): ./org.ts
+ * - projects (devices, groups, vehicles and sub-users of a project): ./project.ts
  * - tenant: self (the caller's own account and tenant), registration (calls before login: codes,
  *   registration, forgotten password), subUsers, tenantAdmin (tenants, system side) and
  *   customization: ./tenant.ts
@@ -79,6 +80,7 @@ import { NotificationRoutes } from './notification.ts';
 import { OpLogRoutes } from './oplog.ts';
 import { CatalogueRoutes, OrderRoutes } from './orders.ts';
 import { GroupRoutes, LabelRoutes } from './org.ts';
+import { ProjectRoutes } from './project.ts';
 import { RecallRoutes } from './recall.ts';
 import { CommonRoleRoutes, GlobalMenuRoutes, RoleRoutes } from './roles.ts';
 import { SignalsRoutes } from './signals.ts';
@@ -189,6 +191,7 @@ export const Routes = {
   oidc: OidcRoutes,
   labels: LabelRoutes,
   groups: GroupRoutes,
+  projects: ProjectRoutes,
   functionBlocks: FunctionBlockRoutes,
   modelCategories: ModelCategoryRoutes,
   infoModels: InfoModelRoutes,

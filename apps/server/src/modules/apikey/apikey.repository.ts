@@ -56,7 +56,7 @@ export function apiKeyRepository(raw: RawSql) {
           );
           machine = u.rows[0].id;
           await tx.query(
-            `insert into user_device_access (user_id, tenant_id, things_id, access)
+            `insert into user_device_grants (user_id, tenant_id, things_id, access)
              select $1, $2, x.id, x.access from unnest($3::uuid[], $4::text[]) as x(id, access)`,
             [machine, k.tenantId, k.devices.map((d) => d.thingsId), k.devices.map((d) => d.access)],
           );

@@ -105,10 +105,10 @@ export function subUsersRepository(raw: RawSql) {
     },
 
     async setDevices(tenantId: string, userId: string, devices: DeviceAccessEntry[]) {
-      await raw.query('delete from user_device_access where user_id = $1 and tenant_id = $2', [userId, tenantId]);
+      await raw.query('delete from user_device_grants where user_id = $1 and tenant_id = $2', [userId, tenantId]);
       if (devices.length) {
         await raw.query(
-          `insert into user_device_access (user_id, tenant_id, things_id, access)
+          `insert into user_device_grants (user_id, tenant_id, things_id, access)
            select $1, $2, d.things_id, d.access from unnest($3::uuid[], $4::text[]) as d(things_id, access)`,
           [userId, tenantId, devices.map((d) => d.things_id), devices.map((d) => d.access)],
         );
@@ -119,7 +119,7 @@ export function subUsersRepository(raw: RawSql) {
       const out = new Map<string, SubUserRelations>(userIds.map((id) => [id, { devices: [], menus: [], grants: [] }]));
       if (!userIds.length) return out;
       const devices = await raw.query<{ user_id: string; things_id: string; access: 'read' | 'write' }>(
-        'select user_id, things_id, access from user_device_access where tenant_id = $1 and user_id = any($2::uuid[]) order by things_id',
+        'select user_id, things_id, access from user_device_grants where tenant_id = $1 and user_id = any($2::uuid[]) order by things_id',
         [tenantId, userIds],
       );
       for (const d of devices.rows) out.get(d.user_id)?.devices.push({ things_id: d.things_id, access: d.access });

@@ -235,14 +235,21 @@ export function thingsRepository(raw: RawSql) {
           ],
         );
         const id = rows[0].id;
-        // A sub-user who adds a device may then manage it.
+        // A sub-user who adds a device may then manage it: a grant, and for a project member the
+        // device joins the projects it may write in (a member sees only its projects' devices).
         const user = restrictedUser(auth);
         if (user) {
-          await tx.query(`insert into user_device_access (user_id, tenant_id, things_id, access) values ($1,$2,$3,'write')`, [
+          await tx.query(`insert into user_device_grants (user_id, tenant_id, things_id, access) values ($1,$2,$3,'write')`, [
             user,
             auth.tenantId,
             id,
           ]);
+          await tx.query(
+            `insert into project_things (tenant_id, project_id, things_id)
+             select $2, pu.project_id, $3 from project_users pu where pu.user_id = $1 and pu.tenant_id = $2 and pu.access = 'write'
+             on conflict do nothing`,
+            [user, auth.tenantId, id],
+          );
         }
         return id;
       });

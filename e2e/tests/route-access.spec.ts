@@ -5,7 +5,7 @@ import { expect, loginThroughForm, routePage, test } from '../support/test.ts';
 /**
  * Every page of the console (spec §2's routes), opened by typing its address: a user gets a page
  * only through the menu entry that leads to it. Each route with the menu entry it belongs to
- * (null: the user centre, which every signed-in user has).
+ * (null: the user centre and the user's own HMI screens, which every signed-in user has).
  */
 const ROUTES: [path: string, menu: string | null][] = [
   ['HomePage', 'home'],
@@ -29,6 +29,9 @@ const ROUTES: [path: string, menu: string | null][] = [
   ['LabelManager', 'label'],
   ['GroupManager', 'group'],
   ['ForwardManager', 'forward'],
+  ['HmiManager', 'hmi'],
+  ['HmiManager/HmiEditor', 'hmi'],
+  ['MyHmi', null],
   ['UserManager/SubuserManagement', 'subuser'],
   ['UserManager/Log', 'oplog'],
   ['UserManager/SystemConfig', 'system-config'],

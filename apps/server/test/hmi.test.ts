@@ -75,9 +75,10 @@ describe('HMI screens', () => {
     expect((await call('GET', `${screens(tenant)}?keyword=nothing`, tenant.auth)).json().total).toBe(0);
 
     const lamp = { id: 'l1', type: 'lamp', x: 0, y: 4, w: 2, h: 2, binding: gauge(dev.id).binding, threshold: 50 };
-    const changed = await call('PUT', `${screens(tenant)}/${s.id}`, tenant.auth, screen('Press 1b', [gauge(dev.id), lamp]));
+    const logo = { id: 'i1', type: 'image', x: 20, y: 0, w: 4, h: 2, image_url: '/logo.png' };
+    const changed = await call('PUT', `${screens(tenant)}/${s.id}`, tenant.auth, screen('Press 1b', [gauge(dev.id), lamp, logo]));
     expect(changed.statusCode, changed.body).toBe(200);
-    expect(changed.json()).toMatchObject({ name: 'Press 1b', widget_count: 2 });
+    expect(changed.json()).toMatchObject({ name: 'Press 1b', widget_count: 3 });
     expect((await call('GET', `${screens(tenant)}/${s.id}`, tenant.auth)).json().canvas.widgets[1]).toMatchObject({
       type: 'lamp',
       threshold: 50,
@@ -114,7 +115,8 @@ describe('HMI screens', () => {
     await bad([button(dev.id, { action: undefined })]);
     await bad([gauge(dev.id), gauge(dev.id, { x: 10 })]);
     await bad([gauge(dev.id, { x: 20, w: 6 })]);
-    await bad([{ id: 'i', type: 'image', x: 0, y: 0, w: 2, h: 2, image_url: 'javascript:alert(1)' }]);
+    for (const url of ['javascript:alert(1)', 'https://elsewhere.example/logo.png', '//elsewhere.example/logo.png'])
+      await bad([{ id: 'i', type: 'image', x: 0, y: 0, w: 2, h: 2, image_url: url }]);
     await bad([{ id: 't', type: 'text', x: 0, y: 0, w: 2, h: 2, text: 'x'.repeat(2001) }]);
     await bad(Array.from({ length: HMI_MAX_WIDGETS + 1 }, (_, i) => ({ id: `t${i}`, type: 'text', x: 0, y: 0, w: 1, h: 1, text: 'a' })));
     // Bounded as a whole: three pictures inline, each within its own bound, are past the canvas limit.

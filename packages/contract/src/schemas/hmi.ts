@@ -65,10 +65,14 @@ export const HmiActionSchema = z.discriminatedUnion('kind', [
 ]);
 export type HmiAction = z.infer<typeof HmiActionSchema>;
 
+/**
+ * An image widget's picture: inline (a data:image URL) or a path on the console's own origin. The
+ * console's Content-Security-Policy shows no image from another host, so none is accepted.
+ */
 const imageUrl = z
   .string()
   .max(HMI_MAX_IMAGE_CHARS)
-  .regex(/^(https?:\/\/[^\s"'<>]+|data:image\/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/=]+)$/, 'an http(s) URL or a data:image URL');
+  .regex(/^(\/(?!\/)[^\s"'<>]*|data:image\/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/=]+)$/, 'a data:image URL or a path on this site');
 
 export const HmiWidgetSchema = z
   .object({

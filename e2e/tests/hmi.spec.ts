@@ -109,6 +109,13 @@ test('an HMI screen built in the editor shows a live DBC signal on its gauge and
   await page.mouse.move(box.x + box.width / 2 + 2 * col, box.y + box.height / 2 + 40, { steps: 4 });
   await page.mouse.up();
   await shot(page, 'editor-zh');
+  // Leaving with unsaved changes asks first; staying keeps them.
+  await page.getByRole('button', { name: button('全屏查看') }).click();
+  const leave = page.getByRole('dialog', { name: '离开编辑器？' });
+  await dialogOpened(leave);
+  await leave.getByRole('button', { name: button('取消') }).click();
+  await expect(leave).toBeHidden();
+  await expect(page).toHaveURL(/\/Container\/HmiManager\/HmiEditor\?id=/);
   await page.getByTestId('hmi-editor-save').click();
   await expect(page.getByText('画面已保存')).toBeVisible();
 

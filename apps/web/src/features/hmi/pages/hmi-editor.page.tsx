@@ -11,7 +11,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Dropdown, Empty, Input, InputNumber, Space, Spin, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useBlocker, useNavigate, useSearchParams } from 'react-router';
 import { mayCall } from '../../../session/can.ts';
 import { useSession } from '../../../session/use-session.ts';
 import { hmiApi, hmiKeys } from '../api/hmi.api.ts';
@@ -33,7 +33,7 @@ interface Draft {
  */
 export default function HmiEditorPage() {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message, modal } = App.useApp();
   const { tenantId } = useSession();
   const [params] = useSearchParams();
   const navigate = useNavigate();
@@ -52,6 +52,28 @@ export default function HmiEditorPage() {
   useEffect(() => {
     if (screen.data && !draft) setDraft({ name: screen.data.name, description: screen.data.description, canvas: screen.data.canvas });
   }, [screen.data, draft]);
+
+  // Unsaved changes are not lost by leaving the page by mistake: within the console, or the tab.
+  const blocker = useBlocker(dirty);
+  const blocked = blocker.state === 'blocked';
+  // biome-ignore lint/correctness/useExhaustiveDependencies: one question per blocked navigation, answered through that blocker.
+  useEffect(() => {
+    if (!blocked) return;
+    modal.confirm({
+      title: t('hmi.editor.leaveTitle'),
+      content: t('hmi.editor.leaveText'),
+      okText: t('hmi.editor.leave'),
+      cancelText: t('common.action.cancel'),
+      onOk: () => blocker.proceed?.(),
+      onCancel: () => blocker.reset?.(),
+    });
+  }, [blocked]);
+  useEffect(() => {
+    if (!dirty) return;
+    const warn = (e: BeforeUnloadEvent) => e.preventDefault();
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [dirty]);
 
   const change = (fn: (d: Draft) => Draft) => {
     setDraft((d) => (d ? fn(d) : d));

@@ -8,12 +8,14 @@ import { NoticePanel } from '../components/notice-panel.tsx';
 import { OrderPanel } from '../components/order-panel.tsx';
 import { PushLogPanel } from '../components/push-log-panel.tsx';
 import { TenantListPanel } from '../components/tenant-list-panel.tsx';
+import { WebDeployPanel } from '../components/web-deploy-panel.tsx';
 
-const TABS = ['audit', 'tenants', 'orders', 'notices', 'roles', 'menus', 'push-log'] as const;
+const TABS = ['audit', 'tenants', 'orders', 'notices', 'roles', 'menus', 'push-log', 'deploy'] as const;
 
 /**
  * System setting (system managers only, spec §2): tenant audit, tenant list, orders (payments to
- * confirm), announcements, common roles, the global menu and the notification push log.
+ * confirm), announcements, common roles, the global menu, the notification push log and the web deployment (console versions,
+ * deploy and server configuration, web-deploy users, deploy log).
  */
 export default function SystemSettingPage() {
   const { t } = useTranslation();
@@ -36,6 +38,7 @@ export default function SystemSettingPage() {
           { key: 'roles', label: t('system.tab.roles'), children: <CommonRolesPanel /> },
           { key: 'menus', label: t('system.tab.menus'), children: <GlobalMenuPanel /> },
           { key: 'push-log', label: t('system.tab.pushLog'), children: <PushLogPanel /> },
+          { key: 'deploy', label: t('system.tab.deploy'), children: <WebDeployPanel /> },
         ]}
       />
     </Card>

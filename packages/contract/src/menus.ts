@@ -19,6 +19,7 @@ export const MENU_KEYS = [
   'project',
   'forward',
   'statistics',
+  'plugin',
   'job',
   'hmi',
   'api-key',
@@ -60,6 +61,8 @@ export const MENU_GRANTS: Partial<Record<MenuKey, readonly PermissionKey[]>> = {
   'api-key': ['control:api-key:query'],
   // Statistics: the tasks, their results and history; the device picker of a task.
   statistics: ['data-mgmt:statistics-task:query', 'data-mgmt:statistics-result:query', 'things:things:page'],
+  // Data plugins: the list and the test-run box.
+  plugin: ['data-mgmt:plugin:query', 'data-mgmt:plugin:execute'],
   // Scheduled jobs: the jobs and their log; the device and group pickers of the job dialog.
   job: ['job-mgmt:job:query', 'job-mgmt:job-log:query', 'things:things:page', 'group:group:query'],
   // HMI screens: the screens, and the device picker of the editor.

@@ -32,6 +32,7 @@ import { noticeService } from './notice/notice.service.ts';
 import { notificationRoutes } from './notification/notification.routes.ts';
 import { opLogRepository } from './oplog/oplog.repository.ts';
 import { opLogRoutes } from './oplog/oplog.routes.ts';
+import { pluginModule } from './plugin/plugin.module.ts';
 import { projectRoutes } from './project/project.routes.ts';
 import { signalsRoutes } from './signals/signals.routes.ts';
 import { statisticsModule } from './statistics/statistics.module.ts';
@@ -100,6 +101,7 @@ export const modules: ModuleRegistrar[] = [
   (app, ctx) => forwardModule(app, ctx),
   // Statistics tasks: methods over devices × signals × hourly or daily windows, computed on schedule.
   (app, ctx) => statisticsModule(app, ctx),
+  (app, ctx) => pluginModule(app, ctx),
   (app, ctx) => fenceRoutes(app, ctx),
   (app, ctx) => gpsRoutes(app, ctx),
   // Remote operations: commands, CAN send, config, file recall, firmware, ECU files, UDS and ECU flashing;

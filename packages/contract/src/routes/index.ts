@@ -23,6 +23,7 @@
  * - forward (things-forward rules, their destinations and dead letters): ./forward.ts
  * - statistics (statistics methods, tasks, results and history): ./statistics.ts
  * - apiKeys (tenant API keys for machines): ./api-keys.ts
+ * - plugins (data transform and export plugins, JSONata): ./plugins.ts
  * - oplog (the operation log of a tenant): ./oplog.ts
  * - deviceTypeSchema (the data groups and fields of a device type): ./device-type-schema.ts
  * - health (the health check): ./health.ts
@@ -80,6 +81,7 @@ import { NotificationRoutes } from './notification.ts';
 import { OpLogRoutes } from './oplog.ts';
 import { CatalogueRoutes, OrderRoutes } from './orders.ts';
 import { GroupRoutes, LabelRoutes } from './org.ts';
+import { PluginRoutes } from './plugins.ts';
 import { ProjectRoutes } from './project.ts';
 import { RecallRoutes } from './recall.ts';
 import { CommonRoleRoutes, GlobalMenuRoutes, RoleRoutes } from './roles.ts';
@@ -123,6 +125,7 @@ export { NotificationRoutes } from './notification.ts';
 export { OpLogRoutes } from './oplog.ts';
 export { CatalogueRoutes, OrderRoutes } from './orders.ts';
 export { GroupRoutes, LabelRoutes } from './org.ts';
+export { PluginRoutes } from './plugins.ts';
 export { RecallRoutes } from './recall.ts';
 export { CommonRoleRoutes, GlobalMenuRoutes, RoleRoutes } from './roles.ts';
 export { SignalsRoutes } from './signals.ts';
@@ -173,6 +176,7 @@ export const Routes = {
   broker: BrokerRoutes,
   jobs: JobRoutes,
   statistics: StatisticsRoutes,
+  plugins: PluginRoutes,
   apiKeys: ApiKeyRoutes,
   userConfig: UserConfigRoutes,
   webConfig: WebConfigRoutes,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { UuidSchema } from './common.ts';
 
 /** Spec §9: paging is refused when page × size exceeds 10000. */
 export const MAX_PAGED_ENTRIES = 10_000;
@@ -57,6 +58,8 @@ export const DownloadCreateSchema = z.object({
   format: z.enum(EXPORT_FORMATS),
   channels: z.array(z.number().int().min(0).max(255)).max(64).optional(),
   ids: z.array(z.number().int().min(0).max(0x1fffffff)).max(64).optional(),
+  /** An export plugin (decision 0160) writing each row of a CSV export in its own format; `format` must be `csv`. */
+  plugin_id: UuidSchema.optional(),
 });
 export type DownloadCreate = z.infer<typeof DownloadCreateSchema>;
 

@@ -144,6 +144,8 @@ export const ForwardRuleInputSchema = z
     data_kinds: z.array(z.enum(FORWARD_DATA_KINDS)).min(1).max(FORWARD_DATA_KINDS.length),
     filter: ForwardFilterSchema.default({}),
     destination: ForwardDestinationSchema,
+    /** A transform plugin (decision 0160) applied to each message before delivery; none: sent as captured. */
+    transform_plugin_id: UuidSchema.nullable().optional(),
   })
   .superRefine((r, ctx) => {
     if (r.device_scope === 'group' && !r.group_id) ctx.addIssue({ code: 'custom', path: ['group_id'], message: 'a group is required' });
@@ -154,6 +156,8 @@ export type ForwardRuleInput = z.input<typeof ForwardRuleInputSchema>;
 
 export const ForwardCountersSchema = z.object({
   delivered: z.number().int(),
+  /** Messages the rule's transform plugin dropped (its result was nothing or false). */
+  filtered: z.number().int(),
   failed: z.number().int(),
   dead_lettered: z.number().int(),
   dropped: z.number().int(),
@@ -184,6 +188,7 @@ export const ForwardRuleSchema = z.object({
   filter: ForwardFilterSchema,
   /** Secrets shown as `SECRET_MASK`. */
   destination: z.record(z.string(), z.unknown()),
+  transform_plugin_id: z.string().nullable(),
   counters: ForwardCountersSchema,
   created_at: z.number().int(),
   updated_at: z.number().int(),

@@ -10,6 +10,8 @@ import type { Auth } from '../../lib/auth.ts';
 import { ApiError, badRequest, forbidden, notFound } from '../../lib/errors.ts';
 import { INTERRUPTED, type RecoveryPass } from '../../lib/job-leases.ts';
 import { hex } from '../../live/live-hub.ts';
+import { compilePlugin } from '../plugin/plugin.engine.ts';
+import { pluginRepository } from '../plugin/plugin.repository.ts';
 import { requireDevice } from '../things/things.access.ts';
 import { type DownloadRow, downloadsRepository } from './downloads.repository.ts';
 import { exportFileName } from './export-name.ts';
@@ -29,12 +31,54 @@ const EXT = { candump: 'log', asc: 'asc', blf: 'blf', trc: 'trc', mf4: 'mf4', cs
 const PIECE = 200_000;
 
 const CSV_HEADER = 'ts_us,time,channel,id,ext,fd,brs,esi,rtr,err,dir,dlc,data\n';
+/** One frame as a row of a CSV export: the columns of `CSV_HEADER`, as an export plugin sees them. */
+function csvRow(f: CanFrame) {
+  return {
+    ts_us: f.ts,
+    time: new Date(Math.floor(f.ts / 1000)).toISOString(),
+    channel: f.channel,
+    id: f.id.toString(16).toUpperCase(),
+    ext: +f.ext,
+    fd: +f.fd,
+    brs: +f.brs,
+    esi: +f.esi,
+    rtr: +f.rtr,
+    err: +f.err,
+    dir: f.tx ? 'Tx' : 'Rx',
+    dlc: f.rtr ? (f.dlc ?? 0) : f.data.length,
+    data: hex(f.data),
+  };
+}
 function csvLines(frames: CanFrame[]): string {
   let s = '';
   for (const f of frames) {
-    s += `${f.ts},${new Date(Math.floor(f.ts / 1000)).toISOString()},${f.channel},${f.id.toString(16).toUpperCase()},${+f.ext},${+f.fd},${+f.brs},${+f.esi},${+f.rtr},${+f.err},${f.tx ? 'Tx' : 'Rx'},${f.rtr ? (f.dlc ?? 0) : f.data.length},${hex(f.data)}\n`;
+    const r = csvRow(f);
+    s += `${r.ts_us},${r.time},${r.channel},${r.id},${r.ext},${r.fd},${r.brs},${r.esi},${r.rtr},${r.err},${r.dir},${r.dlc},${r.data}\n`;
   }
   return s;
+}
+
+/** A plugin export holds at most this many frames (each row is one evaluation of the expression). */
+export const MAX_PLUGIN_EXPORT_FRAMES = 1_000_000;
+
+interface ExportPlugin {
+  expression: string;
+  header: string | null;
+  ext: string;
+}
+
+/** The rows of a CSV export through an export plugin: a string is the line, another value its JSON, nothing skips the row. */
+async function pluginLines(plugin: ExportPlugin, frames: CanFrame[]): Promise<{ text: string; rows: number }> {
+  const c = compilePlugin(plugin.expression);
+  let text = '';
+  let rows = 0;
+  for (const f of frames) {
+    const r = await c.run(csvRow(f));
+    if (!r.kept) continue;
+    text += `${typeof r.output === 'string' ? r.output : JSON.stringify(r.output)}\n`;
+    rows++;
+  }
+  return { text, rows };
 }
 
 export function toProgress(r: DownloadRow): DownloadProgress {
@@ -72,9 +116,20 @@ export function downloadsService(
   const cancelled = new Set<string>();
   const running = new Map<string, Promise<void>>();
 
+  const plugins = pluginRepository(raw);
+  /** The export plugin a CSV export names: of the tenant, of the export type. */
+  async function exportPlugin(auth: Auth, body: DownloadCreate): Promise<ExportPlugin> {
+    const p = await plugins.get(auth.tenantId, body.plugin_id as string);
+    if (!p) throw new ApiError(404, 'plugin.not-found', undefined, { field: 'plugin_id' });
+    if (p.type !== 'export') throw badRequest('plugin.wrong-type', 'An export names an export plugin', 'plugin_id');
+    if (body.format !== 'csv')
+      throw badRequest('plugin.wrong-type', 'An export plugin writes the rows of a CSV export: choose csv', 'format');
+    return { expression: p.expression, header: p.header, ext: p.file_extension ?? 'txt' };
+  }
+
   const deviceNames = async (auth: Auth, thingsId: string) => repo.deviceNames(auth.tenantId, thingsId);
 
-  async function run(auth: Auth, id: string, thingsId: string, body: DownloadCreate) {
+  async function run(auth: Auth, id: string, thingsId: string, body: DownloadCreate, plugin: ExportPlugin | null = null) {
     const started = Date.now();
     const key = `exports/${auth.tenantId}/${id}.${EXT[body.format]}`;
     const check = () => {
@@ -86,6 +141,8 @@ export function downloadsService(
       const bound = await frames.countFrames(auth, range);
       if (bound.frames > MAX_EXPORT_FRAMES)
         throw new ApiError(400, 'http.400', `More than ${MAX_EXPORT_FRAMES} frames: choose a shorter range`);
+      if (plugin && bound.frames > MAX_PLUGIN_EXPORT_FRAMES)
+        throw new ApiError(400, 'http.400', `An export plugin writes at most ${MAX_PLUGIN_EXPORT_FRAMES} frames: choose a shorter range`);
       await repo.progress(id, { status: DownloadStatus.organising, data_count: bound.frames, upload_bytes: bound.bytes, process_rate: 5 });
       check();
       const filter = {
@@ -105,10 +162,17 @@ export function downloadsService(
           body.format === 'mf4' ? createLogWriter('mf4', { compress: true, deflate: (raw) => deflateSync(raw, { level: 3 }) }) : null;
         let piece: CanFrame[] = [];
         const all: CanFrame[] = [];
-        if (body.format === 'csv') await fh.write(CSV_HEADER);
+        if (plugin) {
+          if (plugin.header) await fh.write(`${plugin.header}\n`);
+        } else if (body.format === 'csv') await fh.write(CSV_HEADER);
+        let written = 0;
         const flushPiece = async () => {
           if (!piece.length) return;
-          if (body.format === 'csv') await fh.write(csvLines(piece));
+          if (plugin) {
+            const out = await pluginLines(plugin, piece);
+            await fh.write(out.text);
+            written += out.rows;
+          } else if (body.format === 'csv') await fh.write(csvLines(piece));
           else if (mf4) await fh.write(mf4.write(piece));
           else await fh.write(writeLog(piece, 'candump'));
           out += piece.length;
@@ -142,6 +206,8 @@ export function downloadsService(
           await fh.write(writeLog(all, body.format as 'asc' | 'blf' | 'trc'));
           out = all.length;
         } else await fh.write(writeLog([], body.format as 'asc' | 'blf' | 'trc'));
+        // A plugin's rows are what it wrote, not the frames it was given.
+        if (plugin) out = written;
         if (mf4) {
           await fh.write(mf4.end());
           const head = mf4.header?.() ?? new Uint8Array(0);
@@ -161,7 +227,13 @@ export function downloadsService(
         data_bytes: (await files.size(key)) ?? 0,
         estimated_time: 0,
         file_path: key,
-        file_name: exportFileName(await deviceNames(auth, thingsId), thingsId, body.begin_time, body.end_time, EXT[body.format]),
+        file_name: exportFileName(
+          await deviceNames(auth, thingsId),
+          thingsId,
+          body.begin_time,
+          body.end_time,
+          plugin ? plugin.ext : EXT[body.format],
+        ),
       });
       // The task was cleaned up while it ran: no row points at the file any more.
       if (!kept) await files.remove(key);
@@ -170,7 +242,7 @@ export function downloadsService(
       if (cancelled.has(id)) await repo.progress(id, { status: DownloadStatus.cancelled, estimated_time: 0 });
       else {
         log.error({ err: e, id }, 'export failed');
-        const msg = e instanceof ApiError ? e.message : 'Export failed';
+        const msg = e instanceof ApiError ? (Array.isArray(e.body) ? e.message : `${e.body.code}: ${e.message}`) : 'Export failed';
         await repo.progress(id, { status: DownloadStatus.failed, error: msg, estimated_time: 0 }).catch(() => {});
       }
     } finally {
@@ -207,10 +279,11 @@ export function downloadsService(
     async create(auth: Auth, thingsId: string, body: DownloadCreate): Promise<{ id: string }> {
       await requireDevice(raw, auth, thingsId, 'read');
       rangeOf(thingsId, body);
+      const plugin = body.plugin_id ? await exportPlugin(auth, body) : null;
       if (assertCanAdd) await assertCanAdd(auth, 'maximum_total_number_documents_stored', await repo.countStored(auth.tenantId));
       const id = auth.readOnly ? await insertBounded(auth, thingsId, body) : await repo.insert(auth, thingsId, body.format, body);
       if (owner) await repo.own(id, owner);
-      running.set(id, run(auth, id, thingsId, body));
+      running.set(id, run(auth, id, thingsId, body, plugin));
       return { id };
     },
     async get(auth: Auth, thingsId: string, id: string): Promise<DownloadProgress> {

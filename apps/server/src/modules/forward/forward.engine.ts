@@ -2,9 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { FLAG_BRS, FLAG_ERR, FLAG_EXT, FLAG_FD, FLAG_RTR, forEachFrame } from '@loggerhead/can/protocol/batch.ts';
 import { type ForwardDestination, ForwardDestinationSchema, type ForwardFilter } from '@loggerhead/contract';
 import type { FrameChunk } from '../../ingest/chunk-writer.ts';
+import { ApiError } from '../../lib/errors.ts';
+import { compilePlugin } from '../plugin/plugin.engine.ts';
 import type { DecodedBatch } from '../signals/signals.events.ts';
 import { errorText, type ForwardMessage, openSender, type Sender } from './destinations.ts';
-import type { ForwardRepository, NewMessage, OutboxRow } from './forward.repository.ts';
+import type { DeliverableRule, ForwardRepository, NewMessage, OutboxRow } from './forward.repository.ts';
 
 /** Pending messages a rule may hold; past it new ones are dropped and counted (decision 0126). */
 export const MAX_PENDING = 100_000;
@@ -44,6 +46,12 @@ interface TenantRules {
   at: number;
   rules: CompiledRule[];
   third: Map<string, string | null>;
+}
+
+/** A plugin error as a dead letter shows it: its registry code and text. */
+function errorOf(e: unknown): string {
+  if (e instanceof ApiError && !Array.isArray(e.body)) return `${e.body.code}: ${e.body.message}`;
+  return errorText(e);
 }
 
 const hex = (d: Uint8Array) => Buffer.from(d.buffer, d.byteOffset, d.byteLength).toString('hex');
@@ -303,7 +311,7 @@ export class ForwardEngine {
   }
 
   /** One delivery round of a rule: its oldest messages, in order per device; false when nothing was sendable. */
-  private async round(rule: { id: string; tenant_id: string; destination: Record<string, unknown>; updated_at: Date }): Promise<boolean> {
+  private async round(rule: DeliverableRule): Promise<boolean> {
     const rows = await this.repo.head(rule.id, ROUND);
     if (!rows.length) return false;
     const now = this.now();
@@ -322,7 +330,7 @@ export class ForwardEngine {
     if (batch.length > allowed) batch = batch.slice(0, allowed);
     if (!batch.length) return false;
     this.spend(rule.tenant_id, batch.length);
-    const messages: ForwardMessage[] = batch.map((r) => ({
+    let messages: ForwardMessage[] = batch.map((r) => ({
       id: r.id,
       rule_id: rule.id,
       tenant_id: rule.tenant_id,
@@ -332,6 +340,12 @@ export class ForwardEngine {
       ts: r.payload.ts,
       data: r.payload.data,
     }));
+    if (rule.transform) {
+      const t = await this.transform(rule, batch, messages);
+      batch = t.batch;
+      messages = t.messages;
+      if (!batch.length) return t.any;
+    }
     try {
       const parsed = ForwardDestinationSchema.parse(rule.destination);
       const sender = await this.sender(rule.id, String(new Date(rule.updated_at).getTime()), parsed);
@@ -366,8 +380,54 @@ export class ForwardEngine {
     return true;
   }
 
+  /**
+   * Applies the rule's transform plugin to a round's messages (decision 0160): a message's `data`
+   * becomes the expression's result; nothing or `false` drops the message (counted as filtered); a
+   * failing or runaway evaluation dead-letters the message with the plugin's error, so a replay after
+   * the plugin is fixed transforms it again. Answers what is left to send.
+   */
+  private async transform(rule: DeliverableRule, batch: OutboxRow[], messages: ForwardMessage[]) {
+    const keptRows: OutboxRow[] = [];
+    const kept: ForwardMessage[] = [];
+    const filtered: string[] = [];
+    const dead: { id: string; attempts: number; error: string }[] = [];
+    let compiled: ReturnType<typeof compilePlugin> | null = null;
+    let compileError: string | null = null;
+    try {
+      compiled = compilePlugin(rule.transform as string);
+    } catch (e) {
+      compileError = errorOf(e);
+    }
+    for (let i = 0; i < batch.length; i++) {
+      const r = batch[i];
+      if (!compiled) {
+        dead.push({ id: r.id, attempts: r.attempts + 1, error: compileError ?? 'plugin.bad-expression' });
+        continue;
+      }
+      try {
+        const out = await compiled.run(messages[i]);
+        if (!out.kept) filtered.push(r.id);
+        else {
+          keptRows.push(r);
+          kept.push({ ...messages[i], data: out.output });
+        }
+      } catch (e) {
+        dead.push({ id: r.id, attempts: r.attempts + 1, error: errorOf(e) });
+      }
+    }
+    if (filtered.length) await this.repo.filtered(rule.id, filtered);
+    const at = new Date(this.now());
+    const byError = new Map<string, { id: string; attempts: number }[]>();
+    for (const d of dead) byError.set(d.error, [...(byError.get(d.error) ?? []), d]);
+    for (const [error, list] of byError) await this.repo.failed(rule.id, [], list, error, at);
+    if (dead.length) this.o.log.warn({ ruleId: rule.id, dead: dead.length, error: dead[0].error }, 'forwarding transform failed');
+    const p = this.pending.get(rule.id);
+    if (p) p.n = Math.max(0, p.n - filtered.length - dead.length);
+    return { batch: keptRows, messages: kept, any: filtered.length + dead.length > 0 };
+  }
+
   /** Delivers a rule while it has sendable messages (up to a second), if this copy holds its lease. */
-  private async deliverRule(rule: { id: string; tenant_id: string; destination: Record<string, unknown>; updated_at: Date }) {
+  private async deliverRule(rule: DeliverableRule) {
     if (this.delivering.has(rule.id)) return;
     this.delivering.add(rule.id);
     try {

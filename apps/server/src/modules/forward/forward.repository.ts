@@ -23,6 +23,8 @@ export interface ForwardRuleRow {
   last_error: string | null;
   last_error_at: Date | null;
   last_delivered_at: Date | null;
+  transform_plugin_id: string | null;
+  filtered: string;
   pending: number;
   dead_letters: number;
   created_at: Date;
@@ -39,6 +41,16 @@ export interface RuleValues {
   filter: object;
   destination_kind: string;
   destination: object;
+  transform_plugin_id: string | null;
+}
+
+/** A rule with messages to deliver, and its transform plugin's expression if it names one. */
+export interface DeliverableRule {
+  id: string;
+  tenant_id: string;
+  destination: Record<string, unknown>;
+  updated_at: Date;
+  transform: string | null;
 }
 
 export interface OutboxRow {
@@ -61,7 +73,7 @@ export interface NewMessage {
 
 const COLS = `r.id, r.tenant_id, r.name, r.description, r.status, r.device_scope, r.group_id, r.label_ids, r.data_kinds, r.filter,
   r.destination_kind, r.destination, r.delivered, r.failed, r.dead_lettered, r.dropped, r.latency_sum_ms, r.last_latency_ms,
-  r.last_error, r.last_error_at, r.last_delivered_at, r.created_at, r.updated_at,
+  r.last_error, r.last_error_at, r.last_delivered_at, r.created_at, r.updated_at, r.transform_plugin_id, r.filtered,
   (select count(*)::int from forward_outbox o where o.rule_id = r.id) as pending,
   (select count(*)::int from forward_dead_letters d where d.rule_id = r.id) as dead_letters`;
 
@@ -104,8 +116,8 @@ export function forwardRepository(raw: RawSql) {
     async insert(auth: Auth, v: RuleValues): Promise<string> {
       const { rows } = await raw.query<{ id: string }>(
         `insert into forward_rules (tenant_id, name, description, device_scope, group_id, label_ids, data_kinds, filter,
-           destination_kind, destination, created_by)
-         values ($1,$2,$3,$4,$5,$6::jsonb,$7::jsonb,$8::jsonb,$9,$10::jsonb,$11) returning id`,
+           destination_kind, destination, created_by, transform_plugin_id)
+         values ($1,$2,$3,$4,$5,$6::jsonb,$7::jsonb,$8::jsonb,$9,$10::jsonb,$11,$12) returning id`,
         [
           auth.tenantId,
           v.name,
@@ -118,6 +130,7 @@ export function forwardRepository(raw: RawSql) {
           v.destination_kind,
           JSON.stringify(v.destination),
           auth.userId,
+          v.transform_plugin_id,
         ],
       );
       return rows[0].id;
@@ -134,7 +147,8 @@ export function forwardRepository(raw: RawSql) {
     async update(auth: Auth, id: string, v: RuleValues): Promise<boolean> {
       const { rows } = await raw.query<{ id: string }>(
         `update forward_rules set name = $3, description = $4, device_scope = $5, group_id = $6, label_ids = $7::jsonb,
-           data_kinds = $8::jsonb, filter = $9::jsonb, destination_kind = $10, destination = $11::jsonb, updated_at = now()
+           data_kinds = $8::jsonb, filter = $9::jsonb, destination_kind = $10, destination = $11::jsonb, transform_plugin_id = $12,
+           updated_at = now()
          where tenant_id = $1 and id = $2 returning id`,
         [
           auth.tenantId,
@@ -148,6 +162,7 @@ export function forwardRepository(raw: RawSql) {
           JSON.stringify(v.filter),
           v.destination_kind,
           JSON.stringify(v.destination),
+          v.transform_plugin_id,
         ],
       );
       return rows.length > 0;
@@ -240,9 +255,10 @@ export function forwardRepository(raw: RawSql) {
     // ---- delivery ----
 
     /** Enabled rules with messages waiting. */
-    async deliverable(): Promise<{ id: string; tenant_id: string; destination: Record<string, unknown>; updated_at: Date }[]> {
-      const { rows } = await raw.query<{ id: string; tenant_id: string; destination: Record<string, unknown>; updated_at: Date }>(
-        `select r.id, r.tenant_id, r.destination, r.updated_at from forward_rules r
+    async deliverable(): Promise<DeliverableRule[]> {
+      const { rows } = await raw.query<DeliverableRule>(
+        `select r.id, r.tenant_id, r.destination, greatest(r.updated_at, p.updated_at) as updated_at, p.expression as transform
+         from forward_rules r left join data_plugins p on p.id = r.transform_plugin_id and p.tenant_id = r.tenant_id
          where r.status = 1 and exists (select 1 from forward_outbox o where o.rule_id = r.id)`,
       );
       return rows;
@@ -279,6 +295,23 @@ export function forwardRepository(raw: RawSql) {
           [ruleId, ids.length, Math.round(latencySumMs), Math.round(lastLatencyMs), at],
         );
       });
+    },
+
+    /** Messages the rule's transform plugin dropped: out of the outbox, counted. */
+    async filtered(ruleId: string, ids: string[]): Promise<void> {
+      await raw.transaction(async (tx) => {
+        await tx.query('delete from forward_outbox where id = any($1::bigint[])', [ids]);
+        await tx.query('update forward_rules set filtered = filtered + $2 where id = $1', [ruleId, ids.length]);
+      });
+    },
+
+    /** The type of a plugin of the tenant, or null when it has none of this id. */
+    async pluginType(auth: Auth, id: string): Promise<string | null> {
+      const { rows } = await raw.query<{ type: string }>('select type from data_plugins where tenant_id = $1 and id = $2', [
+        auth.tenantId,
+        id,
+      ]);
+      return rows[0]?.type ?? null;
     },
 
     /** A failed round: `retry` rows wait until their time, `dead` rows move to the dead letters. */

@@ -82,8 +82,10 @@ export function toRule(r: ForwardRuleRow, maxPending: number): ForwardRule {
     data_kinds: r.data_kinds as ForwardRule['data_kinds'],
     filter: r.filter,
     destination: maskDestination(r.destination),
+    transform_plugin_id: r.transform_plugin_id,
     counters: {
       delivered,
+      filtered: n(r.filtered),
       failed: n(r.failed),
       dead_lettered: n(r.dead_lettered),
       dropped: n(r.dropped),
@@ -121,6 +123,12 @@ export function forwardService(deps: ForwardDeps) {
     if (group_id && !(await repo.groupExists(auth, group_id))) throw badRequest('forward.unknown-group', undefined, 'group_id');
     if (label_ids.length && (await repo.knownLabels(auth, label_ids)) !== label_ids.length)
       throw badRequest('forward.unknown-label', undefined, 'label_ids');
+    const transform_plugin_id = body.transform_plugin_id ?? null;
+    if (transform_plugin_id) {
+      const type = await repo.pluginType(auth, transform_plugin_id);
+      if (!type) throw new ApiError(404, 'plugin.not-found', undefined, { field: 'transform_plugin_id' });
+      if (type !== 'transform') throw badRequest('plugin.wrong-type', 'A rule transforms with a transform plugin', 'transform_plugin_id');
+    }
     const destination = unmaskDestination(body.destination, stored);
     return {
       name: body.name,
@@ -132,6 +140,7 @@ export function forwardService(deps: ForwardDeps) {
       filter: body.filter,
       destination_kind: destination.kind,
       destination,
+      transform_plugin_id,
     };
   }
 

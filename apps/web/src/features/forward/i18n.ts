@@ -54,6 +54,8 @@ export default defineCatalogue({
     'forward.form.channels': 'CAN 通道',
     'forward.form.frameIds': '报文 ID（十六进制）',
     'forward.form.signals': '信号名称',
+    'forward.form.transform': '转换插件',
+    'forward.form.transformHelp': '发送前用数据转换插件改写每条消息；结果为空或 false 的消息不发送。',
     'forward.form.destination': '目的地',
     'forward.form.kind': '类型',
     'forward.form.url': '地址',
@@ -143,6 +145,9 @@ export default defineCatalogue({
     'forward.form.channels': 'CAN channels',
     'forward.form.frameIds': 'Frame ids (hex)',
     'forward.form.signals': 'Signal names',
+    'forward.form.transform': 'Transform plugin',
+    'forward.form.transformHelp':
+      'Rewrites each message with a data transform plugin before sending; a message whose result is nothing or false is not sent.',
     'forward.form.destination': 'Destination',
     'forward.form.kind': 'Kind',
     'forward.form.url': 'URL',

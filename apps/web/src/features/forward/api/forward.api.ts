@@ -34,6 +34,9 @@ export const forwardApi = {
   groups: (tenantId: string, signal?: AbortSignal) =>
     call(Routes.groups.list, { params: { tenant_id: tenantId }, query: { current_page: 1, page_size: 100 }, signal }),
   labels: (tenantId: string, signal?: AbortSignal) => call(Routes.labels.batch, { params: { tenant_id: tenantId }, query: {}, signal }),
+  /** The tenant's transform plugins (first 100), for the rule form. */
+  transformPlugins: (tenantId: string, signal?: AbortSignal) =>
+    call(Routes.plugins.list, { params: { tenant_id: tenantId }, query: { current_page: 1, page_size: 100, type: 'transform' }, signal }),
 };
 
 export const forwardKeys = {

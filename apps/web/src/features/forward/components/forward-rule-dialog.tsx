@@ -37,6 +37,8 @@ export interface RuleFormValues {
   channels?: string[];
   frame_ids?: string[];
   signals?: string[];
+  /** A transform plugin applied before delivery; none: the captured message as it is. */
+  transform_plugin_id?: string | null;
   dest: DestFields;
 }
 
@@ -150,6 +152,7 @@ export function bodyOf(v: RuleFormValues): ForwardRuleInput {
       ...(v.signals?.length ? { signals: v.signals } : {}),
     },
     destination: destinationOf(v.dest),
+    transform_plugin_id: v.transform_plugin_id ?? null,
   };
 }
 
@@ -175,6 +178,7 @@ export function ForwardRuleDialog({ tenantId, target, onClose }: Props) {
     queryFn: async ({ signal }) => ({
       groups: (await forwardApi.groups(tenantId, signal)).list,
       labels: await forwardApi.labels(tenantId, signal),
+      plugins: (await forwardApi.transformPlugins(tenantId, signal)).list,
     }),
     enabled: target !== null,
   });
@@ -241,6 +245,7 @@ export function ForwardRuleDialog({ tenantId, target, onClose }: Props) {
               channels: (editing.filter.channels ?? []).map(String),
               frame_ids: (editing.filter.frame_ids ?? []).map((n) => n.toString(16).toUpperCase()),
               signals: editing.filter.signals ?? [],
+              transform_plugin_id: editing.transform_plugin_id,
               dest: fieldsOf(editing.destination),
             }
           : {
@@ -319,6 +324,14 @@ export function ForwardRuleDialog({ tenantId, target, onClose }: Props) {
       </Form.Item>
       <Form.Item name="signals" label={t('forward.form.signals')}>
         <Select mode="tags" tokenSeparators={[',', ' ']} open={false} />
+      </Form.Item>
+      <Form.Item name="transform_plugin_id" label={t('forward.form.transform')} extra={t('forward.form.transformHelp')}>
+        <Select
+          allowClear
+          data-testid="forward-transform"
+          loading={pickers.isLoading}
+          options={(pickers.data?.plugins ?? []).map((p) => ({ value: p.id, label: p.name }))}
+        />
       </Form.Item>
       <Divider titlePlacement="start" plain>
         {t('forward.form.destination')}

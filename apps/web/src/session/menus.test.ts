@@ -1,6 +1,7 @@
+import type { MenuKey } from '@loggerhead/contract/menus.ts';
 import type { Privileges, SelfUser } from '@loggerhead/contract/schemas/session.ts';
 import { describe, expect, it } from 'vitest';
-import { MENU_PATHS, menuOfPath, roleOf, TOP_MENU, visibleMenus } from './menus.ts';
+import { landingPath, MENU_PATHS, menuOfPath, roleOf, TOP_MENU, visibleMenus } from './menus.ts';
 
 const user = (over: Partial<SelfUser>): SelfUser => ({
   id: 'u1',
@@ -75,5 +76,18 @@ describe('menuOfPath', () => {
     expect(menuOfPath('/Container/EFenceManager/EFenceEditor')).toBe('fence');
     expect(menuOfPath('/Container/UserManager/Log')).toBeNull();
     expect(menuOfPath('/Container/Dashboard')).toBe('dashboard');
+  });
+});
+
+describe('where a user lands after login', () => {
+  it('is the home page when the user has it', () => {
+    expect(landingPath(new Set<MenuKey>(['car', 'home', 'subuser']))).toBe('/Container/HomePage');
+  });
+  it('is the first entry the header shows, top menu before the user menu, when the home page is not theirs', () => {
+    expect(landingPath(new Set<MenuKey>(['oplog', 'ecu', 'car']))).toBe('/Container/CarManager');
+    expect(landingPath(new Set<MenuKey>(['oplog', 'hmi']))).toBe('/Container/HmiManager');
+  });
+  it('is the user’s own HMI screens with no menu entry at all (an operator), not a 403 page', () => {
+    expect(landingPath(new Set<MenuKey>())).toBe('/Container/MyHmi');
   });
 });

@@ -81,6 +81,18 @@ export function visibleMenus(opts: {
   return new Set(keys);
 }
 
+/** Every signed-in user's own page (their HMI screens): where a user with no menu entry lands. */
+export const NO_MENU_LANDING = '/Container/MyHmi';
+
+/**
+ * Where a user lands after login: the home page when they have it, else their first menu entry in
+ * the order the header shows them, else their own HMI screens (an operator given only screens).
+ */
+export function landingPath(menus: ReadonlySet<MenuKey>): string {
+  const first = [...TOP_MENU, ...USER_MENU].find((k) => menus.has(k));
+  return first ? MENU_PATHS[first] : NO_MENU_LANDING;
+}
+
 /** The top-menu entry a path belongs to (the header highlights it). */
 export function menuOfPath(pathname: string): MenuKey | null {
   const p = pathname.toLowerCase();

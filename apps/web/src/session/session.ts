@@ -3,6 +3,7 @@ import type { LoginResponse, Privileges, SelfUser } from '@loggerhead/contract/s
 import type { QueryClient } from '@tanstack/react-query';
 import { clearSession, getSessionId, getToken, storeCustomization, storeSession, tokenClaims } from '../api/session-storage.ts';
 import { currentLang } from '../i18n/setup.ts';
+import { landingPath, roleOf, visibleMenus } from './menus.ts';
 import { sessionApi } from './session.api.ts';
 import { customizationQuery, globalConfigQuery, privilegesQuery, selfQuery, sessionKeys, tenantQuery } from './session.queries.ts';
 
@@ -15,11 +16,12 @@ export function isSignedIn(): boolean {
  * privileges, own user, tenant and customisation — each where the server offers it.
  * A tenant language differing from the current locale is saved back to customisation.
  */
-export async function startSession(qc: QueryClient, res: LoginResponse, username: string): Promise<void> {
+/** Stores the session, loads what the console needs, and says where the user lands (`landingPath`). */
+export async function startSession(qc: QueryClient, res: LoginResponse, username: string): Promise<string> {
   storeSession({ token: res.token, ujwt: res.ujwt, session_id: res.session_id, username });
   forgetAccountData(qc);
   const settle = <T>(p: Promise<T>) => p.catch(() => null);
-  const [, privileges, self] = await Promise.all([
+  const [config, privileges, self] = await Promise.all([
     settle(qc.fetchQuery(globalConfigQuery())),
     settle(qc.fetchQuery(privilegesQuery())),
     settle(qc.fetchQuery(selfQuery())),
@@ -32,6 +34,7 @@ export async function startSession(qc: QueryClient, res: LoginResponse, username
     await settle(sessionApi.saveCustomization(tenantId, { ...customization, systemLanguage: lang }));
   }
   if (tenantId) qc.setQueryData(sessionKeys.dashboard(), await settle(loadDefaultDashboard(tenantId, self, privileges)));
+  return landingPath(visibleMenus({ role: roleOf(self, privileges), globalMenu: config?.menu, boundMenus: privileges?.menus }));
 }
 
 /** Spec §4: the tenant's default dashboard; when there is none the manager creates it, others use the first. */

@@ -11,7 +11,7 @@ import { startSession } from '../../../session/session.ts';
 export const HOME = '/Container/HomePage';
 
 /**
- * Runs a login call, then loads the session and goes home (spec §4). Errors stay on
+ * Runs a login call, then loads the session and goes home (spec §4), or to the user's first page. Errors stay on
  * the login page: a pending-review account gets its dialog, the rest a translated line.
  */
 export function useLogin() {
@@ -25,10 +25,11 @@ export function useLogin() {
     meta: { silent: true },
     mutationFn: async ({ call, username }: { call: () => Promise<LoginResponse>; username: string }) => {
       const res = await call();
-      await startSession(qc, res, username);
+      return startSession(qc, res, username);
     },
     onMutate: () => setError(null),
-    onSuccess: () => navigate(HOME, { replace: true }),
+    // The home page, or the user's first page when the home page is not theirs (never a 403 page).
+    onSuccess: (landing) => navigate(landing, { replace: true }),
     onError: (e) => {
       if (e instanceof ApiError && e.code === 'iot-tenant.10016') {
         modal.info({ title: t('auth.pending.title'), content: t('auth.pending.text'), okText: t('common.action.ok') });

@@ -133,11 +133,12 @@ function useThirdPartyReturn(): boolean {
   useEffect(() => {
     if (!token) return;
     const ujwt = params.get('ujwt') ?? '';
-    const prePath = safePath(params.get('prePath')) ?? HOME;
+    const prePath = safePath(params.get('prePath'));
     const preQuery = params.get('preQuery');
-    void startSession(qc, { token, ujwt, session_id: tokenClaims(token)?.sid ?? '', expires_at: 0 }, '').then(() =>
-      navigate(preQuery ? `${prePath}?${preQuery.replace(/^\?/, '')}` : prePath, { replace: true }),
-    );
+    void startSession(qc, { token, ujwt, session_id: tokenClaims(token)?.sid ?? '', expires_at: 0 }, '').then((landing) => {
+      const to = prePath ?? landing;
+      navigate(preQuery ? `${to}?${preQuery.replace(/^\?/, '')}` : to, { replace: true });
+    });
   }, [token, params, qc, navigate]);
   return token !== null;
 }

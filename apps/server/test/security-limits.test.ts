@@ -179,6 +179,8 @@ const UPLOADS: {
 
 /** POST and PUT routes that take no body at all (actions named by their path). */
 const NO_BODY = [
+  'POST /v1/data-mgmt/tenants/:tenant_id/clean-tasks/:id/run',
+  'PUT /v1/data-mgmt/tenants/:tenant_id/clean-tasks/:id/status/:status',
   'POST /v1/control/oidc/link',
   'POST /v1/control/sessions/experience',
   'POST /v1/things/tenants/:tenant_id/things/:things_id/key',

@@ -24,6 +24,7 @@
  * - statistics (statistics methods, tasks, results and history): ./statistics.ts
  * - apiKeys (tenant API keys for machines): ./api-keys.ts
  * - plugins (data transform and export plugins, JSONata): ./plugins.ts
+ * - dataService (download templates and clean tasks): ./data-service.ts
  * - oplog (the operation log of a tenant): ./oplog.ts
  * - deviceTypeSchema (the data groups and fields of a device type): ./device-type-schema.ts
  * - health (the health check): ./health.ts
@@ -62,6 +63,7 @@ import { ConfigRoutes } from './config.ts';
 import { OidcRoutes, SessionRoutes, SuperSessionRoutes } from './control.ts';
 import { DashboardRoutes } from './dashboard.ts';
 import { DataRoutes } from './data.ts';
+import { DataServiceRoutes } from './data-service.ts';
 import { DeviceTypeSchemaRoutes } from './device-type-schema.ts';
 import { EcuRoutes } from './ecu.ts';
 import { EdgeRuleRoutes } from './edge.ts';
@@ -105,6 +107,7 @@ export { ConfigRoutes } from './config.ts';
 export { type OidcLink, OidcLinkSchema, OidcRoutes, SessionRoutes, SuperSessionRoutes } from './control.ts';
 export { DashboardRoutes } from './dashboard.ts';
 export { DataRoutes } from './data.ts';
+export { DataServiceRoutes } from './data-service.ts';
 export * from './define.ts';
 export { DeviceTypeSchemaRoutes } from './device-type-schema.ts';
 export { EcuRoutes } from './ecu.ts';
@@ -177,6 +180,7 @@ export const Routes = {
   jobs: JobRoutes,
   statistics: StatisticsRoutes,
   plugins: PluginRoutes,
+  dataService: DataServiceRoutes,
   apiKeys: ApiKeyRoutes,
   userConfig: UserConfigRoutes,
   webConfig: WebConfigRoutes,

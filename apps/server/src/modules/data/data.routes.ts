@@ -8,6 +8,7 @@ import { runPeriodically } from '../../lib/periodic.ts';
 import { route } from '../../lib/route.ts';
 import { liveRoutes } from '../../live/live.routes.ts';
 import { inTenant } from '../things/things.access.ts';
+import { dataServiceRoutes } from './data-service.routes.ts';
 import { downloadsService } from './downloads.service.ts';
 import { attachment } from './export-name.ts';
 import { framesService } from './frames.service.ts';
@@ -61,6 +62,7 @@ export function dataRoutes(app: LoggerheadApp, ctx: AppContext) {
 
   liveRoutes(app, ctx);
   quickDeleteRoutes(app, ctx);
+  dataServiceRoutes(app, ctx, downloads);
 
   // Retention by each tenant's package days, every hour (whole partitions past the longest).
   runPeriodically(app, ctx, {

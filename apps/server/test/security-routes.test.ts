@@ -50,6 +50,7 @@ const PUBLIC_ROUTES: Record<string, string> = {
  */
 const SIGNED_IN_ROUTES: Record<string, string> = {
   'DELETE /v1/control/sessions/:id': 'logout',
+  'POST /v1/out-wrapper/user-behaviours': 'the caller’s own header clicks, recorded under its session’s tenant and user',
   'POST /v1/out-web/user/logout': 'logout of a web-deploy user',
   'PUT /v1/out-web/user/password/update': 'a web-deploy user’s own password, or a system manager setting one (checked by the service)',
   'GET /v1/control/oidc/link': 'own third-party login link',

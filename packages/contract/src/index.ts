@@ -32,6 +32,7 @@ export * from './schemas/testmgmt.ts';
 export * from './schemas/jobs.ts';
 export * from './schemas/org.ts';
 export * from './schemas/project.ts';
+export * from './schemas/behaviour.ts';
 export * from './schemas/roles.ts';
 export * from './schemas/models.ts';
 export * from './schemas/forward.ts';

@@ -243,6 +243,7 @@ export const PERMISSION_KEYS_BY_SCOPE = {
     'out-web:deploy:query',
     'out-web:deploy:update',
     'control:super-session:create',
+    'out-wrapper:user-behaviour:query',
   ],
 } as const satisfies Record<PermissionScope, readonly string[]>;
 

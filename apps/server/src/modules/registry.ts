@@ -34,6 +34,7 @@ import { opLogRepository } from './oplog/oplog.repository.ts';
 import { opLogRoutes } from './oplog/oplog.routes.ts';
 import { pluginModule } from './plugin/plugin.module.ts';
 import { projectRoutes } from './project/project.routes.ts';
+import { behaviourRoutes } from './behaviour/behaviour.routes.ts';
 import { signalsRoutes } from './signals/signals.routes.ts';
 import { statisticsModule } from './statistics/statistics.module.ts';
 import { tenantModule } from './tenant/tenant.module.ts';
@@ -80,6 +81,7 @@ export const modules: ModuleRegistrar[] = [
   (app, ctx) => thingsRoutes(app, ctx),
   (app, ctx) => labelRoutes(app, ctx),
   (app, ctx) => projectRoutes(app, ctx),
+  (app, ctx) => behaviourRoutes(app, ctx),
   (app, ctx) => roleRoutes(app, ctx),
   (app, ctx) => deviceTypeSchemaRoutes(app, ctx),
   (app, ctx) => modelsRoutes(app, ctx),

@@ -43,6 +43,7 @@
  * - edgeRules (edge-computing rules and their issuance history): ./edge.ts
  * - labels (the tenant's label registry) and groups (device groups, bind/unbind, group commands): ./org.ts
  * - projects (devices, groups, vehicles and sub-users of a project): ./project.ts
+ * - behaviour (the console's header clicks and their summary for the system manager): ./behaviour.ts
  * - tenant: self (the caller's own account and tenant), registration (calls before login: codes,
  *   registration, forgotten password), subUsers, tenantAdmin (tenants, system side) and
  *   customization: ./tenant.ts
@@ -56,6 +57,7 @@
 
 import { AlertEventRoutes, AlertRoutes } from './alert.ts';
 import { ApiKeyRoutes } from './api-keys.ts';
+import { BehaviourRoutes } from './behaviour.ts';
 import { BillingRoutes } from './billing.ts';
 import { BrokerRoutes } from './broker.ts';
 import { CommandRoutes } from './command.ts';
@@ -200,6 +202,7 @@ export const Routes = {
   labels: LabelRoutes,
   groups: GroupRoutes,
   projects: ProjectRoutes,
+  behaviour: BehaviourRoutes,
   functionBlocks: FunctionBlockRoutes,
   modelCategories: ModelCategoryRoutes,
   infoModels: InfoModelRoutes,

@@ -5,6 +5,7 @@ import { App, Button, Menu, Tag, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { LanguageSwitch } from '../../components/language-switch.tsx';
+import { trackBehaviour } from '../../session/behaviour.ts';
 import { MENU_PATHS, menuOfPath, TOP_MENU } from '../../session/menus.ts';
 import { leaveSuperSession } from '../../session/super-session.ts';
 import type { SessionInfo } from '../../session/use-session.ts';
@@ -39,7 +40,10 @@ export function AppHeader({ session, brand, onCapacityRequest }: { session: Sess
         className="lh-header__menu"
         selectedKeys={selected ? [selected] : []}
         items={items}
-        onClick={({ key }) => navigate(MENU_PATHS[key as MenuKey])}
+        onClick={({ key }) => {
+          trackBehaviour(key);
+          navigate(MENU_PATHS[key as MenuKey]);
+        }}
         data-testid="top-menu"
       />
       {session.privileges?.super_session && (
@@ -62,9 +66,11 @@ export function AppHeader({ session, brand, onCapacityRequest }: { session: Sess
             style={light}
             aria-label={t('app.header.lowCode')}
             icon={<AppstoreAddOutlined />}
-            onClick={() =>
-              session.links.lowCodeUrl ? openWithToken(session.links.lowCodeUrl) : message.info(t('app.header.notConfigured'))
-            }
+            onClick={() => {
+              trackBehaviour('low-code');
+              if (session.links.lowCodeUrl) openWithToken(session.links.lowCodeUrl);
+              else void message.info(t('app.header.notConfigured'));
+            }}
           >
             <span className="lh-header__label">{t('app.header.lowCode')}</span>
           </Button>
@@ -75,7 +81,11 @@ export function AppHeader({ session, brand, onCapacityRequest }: { session: Sess
             style={light}
             aria-label={t('app.header.capacityRequest')}
             icon={<CloudUploadOutlined />}
-            onClick={() => (session.links.capacityUrl ? openWithToken(session.links.capacityUrl) : onCapacityRequest())}
+            onClick={() => {
+              trackBehaviour('capacity-request');
+              if (session.links.capacityUrl) openWithToken(session.links.capacityUrl);
+              else onCapacityRequest();
+            }}
           >
             <span className="lh-header__label">{t('app.header.capacityRequest')}</span>
           </Button>
@@ -87,7 +97,10 @@ export function AppHeader({ session, brand, onCapacityRequest }: { session: Sess
               style={light}
               aria-label={t('app.menu.workorder')}
               icon={<FileTextOutlined />}
-              onClick={() => navigate(MENU_PATHS.workorder)}
+              onClick={() => {
+                trackBehaviour('workorder');
+                navigate(MENU_PATHS.workorder);
+              }}
             >
               <span className="lh-header__label">{t('app.menu.workorder')}</span>
             </Button>

@@ -4,6 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Avatar, Button, Dropdown, type MenuProps } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { flushBehaviour, trackBehaviour } from '../../session/behaviour.ts';
 import { MENU_PATHS, USER_MENU } from '../../session/menus.ts';
 import { endSession } from '../../session/session.ts';
 import type { SessionInfo } from '../../session/use-session.ts';
@@ -26,7 +27,10 @@ export function UserMenu({ session }: { session: SessionInfo }) {
   ];
 
   const onClick: MenuProps['onClick'] = async ({ key }) => {
+    trackBehaviour(key);
     if (key === 'logout') {
+      // What was clicked goes before the session ends.
+      flushBehaviour();
       await endSession(qc);
       navigate('/Login', { replace: true });
     } else if (key === 'user-center') {

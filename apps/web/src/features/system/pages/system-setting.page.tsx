@@ -2,6 +2,7 @@ import { Card, Tabs, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { AuditPanel } from '../components/audit-panel.tsx';
+import { BehaviourPanel } from '../components/behaviour-panel.tsx';
 import { CommonRolesPanel } from '../components/common-roles-panel.tsx';
 import { GlobalMenuPanel } from '../components/global-menu-panel.tsx';
 import { NoticePanel } from '../components/notice-panel.tsx';
@@ -10,12 +11,12 @@ import { PushLogPanel } from '../components/push-log-panel.tsx';
 import { TenantListPanel } from '../components/tenant-list-panel.tsx';
 import { WebDeployPanel } from '../components/web-deploy-panel.tsx';
 
-const TABS = ['audit', 'tenants', 'orders', 'notices', 'roles', 'menus', 'push-log', 'deploy'] as const;
+const TABS = ['audit', 'tenants', 'orders', 'notices', 'roles', 'menus', 'push-log', 'deploy', 'behaviour'] as const;
 
 /**
  * System setting (system managers only, spec §2): tenant audit, tenant list, orders (payments to
- * confirm), announcements, common roles, the global menu, the notification push log and the web deployment (console versions,
- * deploy and server configuration, web-deploy users, deploy log).
+ * confirm), announcements, common roles, the global menu, the notification push log, the web deployment (console versions,
+ * deploy and server configuration, web-deploy users, deploy log) and the users' header clicks.
  */
 export default function SystemSettingPage() {
   const { t } = useTranslation();
@@ -39,6 +40,7 @@ export default function SystemSettingPage() {
           { key: 'menus', label: t('system.tab.menus'), children: <GlobalMenuPanel /> },
           { key: 'push-log', label: t('system.tab.pushLog'), children: <PushLogPanel /> },
           { key: 'deploy', label: t('system.tab.deploy'), children: <WebDeployPanel /> },
+          { key: 'behaviour', label: t('system.tab.behaviour'), children: <BehaviourPanel /> },
         ]}
       />
     </Card>

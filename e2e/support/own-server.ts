@@ -28,6 +28,24 @@ export const ownServerTest = base.extend<object, { own: RunningServer }>({
   },
 });
 
+/**
+ * A server for one test only, stopped after it: for a test that changes what every later test of the
+ * server would see (a released console version replaces the console itself).
+ */
+export const isolatedServerTest = base.extend<{ own: RunningServer }>({
+  own: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads fixture dependencies from this pattern.
+    async ({}, use) => {
+      const server = await startServer();
+      await use(server);
+      await server.stop();
+    },
+    { timeout: 120_000 },
+  ],
+  baseURL: async ({ own }, use) => use(own.baseURL),
+  admin: async ({ own }, use) => use(own.admin),
+});
+
 /** The embedded broker's port, read from the server's banner. */
 export function mqttPort(server: RunningServer): number {
   const m = /MQTT:\s+mqtt:\/\/[^:]+:(\d+)/.exec(server.output());

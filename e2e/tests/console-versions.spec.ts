@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ownServerTest as test } from '../support/own-server.ts';
+import { isolatedServerTest as test } from '../support/own-server.ts';
 import { dialogOpened, expect, loginThroughForm } from '../support/test.ts';
 
 /** A built console as a .tar.gz: an index.html that says which release it is. */
@@ -20,7 +20,8 @@ function bundle(dir: string, name: string): string {
 /**
  * Spec §7 /out-web: a system manager uploads two console versions in the system console, releases
  * the first (served at once in place of the built console), then the second, and rolls back: the
- * first is served again. Its own server: a released version replaces the console every test sees.
+ * first is served again. A server of its own, stopped after it: a released version replaces the
+ * console for every later test of the server.
  */
 test('a system manager uploads a console version, releases it, and rolls back', async ({ page, admin, baseURL }) => {
   test.setTimeout(180_000);

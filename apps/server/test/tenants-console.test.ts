@@ -78,6 +78,12 @@ describe("the system manager's tenant console", () => {
     expect(list.list.map((x: { id: string }) => x.id)).toContain(a.tenantId);
     const bad = await call('PUT', `/tenant/tenants/${a.tenantId}`, admin, { priority: 1000 });
     expect(bad.statusCode).toBe(400);
+    // The review mark is the system manager's to set by hand too, either way.
+    expect(got.audited).toBe(true);
+    expect((await call('PUT', `/tenant/tenants/${a.tenantId}`, admin, { audited: false })).json().audited).toBe(false);
+    expect((await call('GET', `/tenant/tenants/${a.tenantId}`, admin)).json().audited).toBe(false);
+    expect((await call('PUT', `/tenant/tenants/${a.tenantId}`, admin, { audited: true })).json().audited).toBe(true);
+    expect((await call('PUT', `/tenant/tenants/${a.tenantId}`, admin, { audited: 'yes' })).statusCode).toBe(400);
   });
 
   it('keeps the console to system managers: a tenant manager gets 403', async () => {

@@ -57,6 +57,8 @@ export const TenantUpdateRequestSchema = z.object({
   industry: z.string().max(64).nullable().optional(),
   description: z.string().max(512).nullable().optional(),
   status: z.number().int().min(0).max(3).optional(),
+  /** Whether the registration counts as reviewed (spec §3 Tenant (admin) audited). */
+  audited: z.boolean().optional(),
   platform: z.number().int().min(0).max(1).optional(),
   belong_platform: z.string().max(64).nullable().optional(),
   priority: z.number().int().min(0).max(100).optional(),

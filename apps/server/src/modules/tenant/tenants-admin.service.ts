@@ -247,6 +247,8 @@ export function tenantsAdminService(deps: {
       await repo.update(id, {
         ...rest,
         return_visit_time: return_visit_time === undefined ? undefined : return_visit_time === null ? null : new Date(return_visit_time),
+        // Marked reviewed by hand: the time it was; unmarked: no review time either.
+        audited_at: req.audited === undefined ? undefined : req.audited ? new Date() : null,
       });
       return toTenant(await get(id));
     },

@@ -48,6 +48,10 @@ export const systemApi = {
     call(T.resetUserPassword, { params: { id, user_id }, body }),
   quotas: (id: string, signal?: AbortSignal) => call(T.quotas, { params: { id }, signal }),
   updateQuotas: (id: string, body: RouteBody<typeof T.updateQuotas>) => call(T.updateQuotas, { params: { id }, body }),
+  /** A tenant's package (spec §7 tenant service: specification). */
+  tenantPackage: (id: string, signal?: AbortSignal) => call(Routes.billing.package, { params: { id }, signal }),
+  updateTenantPackage: (id: string, body: RouteBody<typeof Routes.billing.updatePackage>) =>
+    call(Routes.billing.updatePackage, { params: { id }, body }),
   pushLogs: (q: PushLogFilter, signal?: AbortSignal) => call(Routes.notification.pushLogs, { query: { ...q }, signal }),
   notices: (q: NoticeFilter, signal?: AbortSignal) => call(N.list, { query: { ...q }, signal }),
   createNotice: (body: RouteBody<typeof N.create>) => call(N.create, { body }),
@@ -73,6 +77,7 @@ export const systemKeys = {
   tenant: (id: string) => [...systemKeys.tenants(), 'one', id] as const,
   users: (id: string, page: number) => [...systemKeys.tenants(), 'one', id, 'users', page] as const,
   quotas: (id: string) => [...systemKeys.tenants(), 'one', id, 'quotas'] as const,
+  tenantPackage: (id: string) => [...systemKeys.tenants(), 'one', id, 'package'] as const,
   pushLogs: (q: PushLogFilter) => [...systemKeys.all, 'push-logs', q] as const,
   notices: () => [...systemKeys.all, 'notices'] as const,
   noticeList: (q: NoticeFilter) => [...systemKeys.notices(), q] as const,

@@ -22,14 +22,15 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EMPTY, formatDateTime } from '../../../lib/format.ts';
 import { systemApi, systemKeys, TENANT_PAGE_SIZE } from '../api/system.api.ts';
+import { TenantPackagePanel } from './tenant-package-panel.tsx';
 import { STATUS_NAMES } from './tenant-status.tsx';
 
 type EditForm = Pick<
   Tenant,
-  'organization_name' | 'mobile' | 'email' | 'address' | 'industry' | 'status' | 'platform' | 'belong_platform' | 'priority'
+  'organization_name' | 'mobile' | 'email' | 'address' | 'industry' | 'status' | 'audited' | 'platform' | 'belong_platform' | 'priority'
 > & { return_visit_time: Dayjs | null };
 
-/** A tenant's detail for the system manager: its fields (editable), its users and its quotas with usage. */
+/** A tenant's detail for the system manager: its fields (editable), its users, its quotas with usage and its package. */
 export function TenantDetailDrawer({ tenantId, onClose }: { tenantId: string | null; onClose: () => void }) {
   const { t } = useTranslation();
   return (
@@ -41,6 +42,7 @@ export function TenantDetailDrawer({ tenantId, onClose }: { tenantId: string | n
             { key: 'info', label: t('system.detail.info'), children: <TenantInfo id={tenantId} /> },
             { key: 'users', label: t('system.detail.users'), children: <TenantUsers id={tenantId} /> },
             { key: 'quotas', label: t('system.detail.quotas'), children: <TenantQuotasPanel id={tenantId} /> },
+            { key: 'package', label: t('system.detail.package'), children: <TenantPackagePanel id={tenantId} /> },
           ]}
         />
       )}
@@ -70,6 +72,7 @@ function TenantInfo({ id }: { id: string }) {
         address: v.address || null,
         industry: v.industry || null,
         status: v.status,
+        audited: v.audited,
         platform: v.platform,
         belong_platform: v.belong_platform || null,
         priority: v.priority ?? 0,
@@ -111,8 +114,8 @@ function TenantInfo({ id }: { id: string }) {
             }))}
           />
         </Form.Item>
-        <Form.Item label={t('system.detail.audited')}>
-          <Checkbox checked={tenant.data.audited} disabled />
+        <Form.Item name="audited" label={t('system.detail.audited')} valuePropName="checked">
+          <Checkbox data-testid="tenant-audited" />
         </Form.Item>
         <Form.Item name="platform" label={t('system.detail.platform')}>
           <Select

@@ -106,6 +106,54 @@ describe('tenant roles', () => {
   });
 });
 
+describe("tenant APIs and a user's privileges", () => {
+  it('list the keys a tenant may give, and what a sub-user holds from its grants and its roles', async () => {
+    const apis = await call('GET', '/v1/control/tenant-apis', a.auth);
+    expect(apis.statusCode, apis.body).toBe(200);
+    const names = apis.json().list.map((x: { name: string }) => x.name);
+    expect(apis.json().total).toBe(names.length);
+    // Keys a sub-user can be given, with the device access they also need; never the manager's or the platform's.
+    expect(apis.json().list).toEqual(
+      expect.arrayContaining([
+        { name: 'car:car:query', scope: 'tenant' },
+        { name: 'things:things:page', scope: 'device-read' },
+        { name: 'things:things:command', scope: 'device-write' },
+      ]),
+    );
+    expect(names).not.toContain('control:tenant-role:create');
+    expect(names).not.toContain('tenant:tenant:query');
+    // Every listed key is accepted in a role.
+    const all = await call('POST', roles(a), a.auth, { name: 'every api', keys: names });
+    expect(all.statusCode, all.body).toBe(200);
+    expect((await call('DELETE', roles(a, `/${all.json().id}`), a.auth)).statusCode).toBe(200);
+
+    const made = await call('POST', roles(a), a.auth, { name: 'fence watcher', keys: ['fence:fence:query'], menus: ['fence'] });
+    expect(made.statusCode, made.body).toBe(200);
+    const role = made.json();
+    const sub = await makeSubUser(t, a, ['car:car:query']);
+    const privileges = `/v1/control/tenants/${a.tenantId}/users/${sub.userId}/privileges`;
+    const before = (await call('GET', privileges, a.auth)).json();
+    expect(before).toMatchObject({ user_id: sub.userId, tenant_manager: false, menus: [], roles: [] });
+    expect(before.apis).toEqual([{ name: 'car:car:query' }]);
+    const given = await call('PUT', userRoles(a, sub.userId), a.auth, { role_ids: [role.id] });
+    expect(given.statusCode, given.body).toBe(200);
+    const after = (await call('GET', privileges, a.auth)).json();
+    expect(after.apis.map((x: { name: string }) => x.name).sort()).toEqual(['car:car:query', 'fence:fence:query']);
+    expect(after.menus).toEqual(['fence']);
+    expect(after.roles).toEqual([{ id: role.id, name: 'fence watcher', common: false }]);
+    // What the manager reads is what the sub-user's own session holds.
+    const self = (await call('GET', '/v1/control/privileges/self', sub.auth)).json();
+    expect(self.apis.map((x: { name: string }) => x.name).sort()).toEqual(['car:car:query', 'fence:fence:query']);
+    expect(self.menus).toEqual(after.menus);
+
+    // The manager's alone, and its own tenant's users only.
+    expect((await call('GET', '/v1/control/tenant-apis', sub.auth)).statusCode).toBe(403);
+    expect((await call('GET', privileges, sub.auth)).statusCode).toBe(403);
+    expect((await call('GET', `/v1/control/tenants/${b.tenantId}/users/${sub.userId}/privileges`, b.auth)).statusCode).toBe(404);
+    expect((await call('GET', `/v1/control/tenants/${a.tenantId}/users/${sub.userId}/privileges`, b.auth)).statusCode).toBe(403);
+  });
+});
+
 describe('common roles and the global menu', () => {
   const common = (rest = '') => `/v1/control/common-roles${rest}`;
 

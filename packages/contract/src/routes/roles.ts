@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { GlobalMenuSchema, RoleInputSchema, RoleListSchema, RoleSchema, UserRolesSchema } from '../schemas/roles.ts';
+import {
+  GlobalMenuSchema,
+  RoleInputSchema,
+  RoleListSchema,
+  RoleSchema,
+  TenantApiListSchema,
+  UserPrivilegesSchema,
+  UserRolesSchema,
+} from '../schemas/roles.ts';
 import { defineRoute, IdParams, TenantIdParams, TenantParams, TenantUserParams } from './define.ts';
 
 const roles = '/control/tenants/:tenant_id/roles';
@@ -54,6 +62,21 @@ export const RoleRoutes = {
     body: UserRolesSchema,
     response: RoleListSchema,
     permission: 'control:user-role:update',
+  }),
+  /** Spec §7 control privileges: what a user of the tenant holds (its own and its roles' keys and menus). */
+  userPrivileges: defineRoute({
+    method: 'GET',
+    path: '/control/tenants/:tenant_id/users/:user_id/privileges',
+    params: TenantUserParams,
+    response: UserPrivilegesSchema,
+    permission: 'control:user-role:query',
+  }),
+  /** Spec §7 control tenant-apis: the APIs (permission keys) a role or a sub-user of the caller's tenant may be given. */
+  tenantApis: defineRoute({
+    method: 'GET',
+    path: '/control/tenant-apis',
+    response: TenantApiListSchema,
+    permission: 'control:tenant-role:query',
   }),
 };
 

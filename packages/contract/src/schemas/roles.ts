@@ -59,3 +59,24 @@ export const GlobalMenuSchema = z.object({
     .refine((m) => m.includes('home'), { message: 'the home page stays in the menu' }),
 });
 export type GlobalMenu = z.infer<typeof GlobalMenuSchema>;
+
+/** One API (permission key) of the platform's catalogue and who may hold it (spec §3 `apis` objects with name). */
+export const TenantApiSchema = z.object({
+  name: z.string(),
+  /** `tenant`: any holder the manager grants it to; `device-read` / `device-write`: also needs that access to the device. */
+  scope: z.enum(['tenant', 'device-read', 'device-write']),
+});
+/** Spec §7 control tenant-apis: the APIs a tenant's roles and sub-users may be given. */
+export const TenantApiListSchema = z.object({ list: z.array(TenantApiSchema), total: z.number().int() });
+
+/** A user's privileges as its tenant manager sees them: its own grants and menus, its roles', and the union it holds. */
+export const UserPrivilegesSchema = z.object({
+  user_id: z.string(),
+  tenant_manager: z.boolean(),
+  /** The keys and menus the user holds on its next call (own ∪ roles; every key and menu for the manager). */
+  apis: z.array(z.object({ name: z.string() })),
+  menus: z.array(z.string()),
+  /** The roles the holdings come from besides the user's own. */
+  roles: z.array(z.object({ id: z.string(), name: z.string(), common: z.boolean() })),
+});
+export type UserPrivileges = z.infer<typeof UserPrivilegesSchema>;

@@ -7,6 +7,7 @@ import type { AppContext, LoggerheadApp } from '../../app.ts';
 import { requireAuth } from '../../lib/auth.ts';
 import type { App } from '../../lib/fastify.ts';
 import { route } from '../../lib/route.ts';
+import { privilegesRepository } from '../control/privileges.repository.ts';
 import { inTenant } from '../things/things.access.ts';
 import { roleRepository } from './role.repository.ts';
 import { commonRoleService, roleService } from './role.service.ts';
@@ -24,6 +25,7 @@ export function roleRoutes(root: LoggerheadApp, ctx: AppContext) {
   const app = root as unknown as App;
   const roles = roleService({
     repo: roleRepository(ctx.database.raw),
+    holdings: privilegesRepository(ctx.database.raw),
     // A holder's next call reads its keys and menus again.
     changed: (scope) => ctx.control.forgetSessions(scope),
   });
@@ -33,6 +35,8 @@ export function roleRoutes(root: LoggerheadApp, ctx: AppContext) {
   route(app, R.remove, withErrors, (req) => roles.remove(auth(req), req.params.id));
   route(app, R.userRoles, withErrors, (req) => roles.userRoles(auth(req), req.params.user_id));
   route(app, R.setUserRoles, withErrors, (req) => roles.setUserRoles(auth(req), req.params.user_id, req.body.role_ids));
+  route(app, R.userPrivileges, withErrors, (req) => roles.userPrivileges(auth(req), req.params.user_id));
+  route(app, R.tenantApis, withErrors, () => roles.tenantApis());
 
   const C = Routes.commonRoles;
   const common = commonRoleService({ repo: roleRepository(ctx.database.raw), changed: (scope) => ctx.control.forgetSessions(scope) });

@@ -1,4 +1,13 @@
-import { GRANTABLE_KEYS, MANAGER_ONLY_MENUS, type MenuKey, type Role, type RoleInputSchema } from '@loggerhead/contract';
+import {
+  GRANTABLE_KEYS,
+  MANAGER_ONLY_MENUS,
+  type MenuKey,
+  PERMISSIONS,
+  type Role,
+  type RoleInputSchema,
+  type TenantApiListSchema,
+  type UserPrivileges,
+} from '@loggerhead/contract';
 import type { z } from 'zod';
 import { epochMs as ms } from '../../db/rows.ts';
 import type { Auth } from '../../lib/auth.ts';
@@ -38,6 +47,8 @@ function fields(b: RoleInput): RoleFields {
  */
 export function roleService(deps: {
   repo: ReturnType<typeof roleRepository>;
+  /** A user's keys and menus with its roles' (the privileges repository the key check reads). */
+  holdings: { grants(userId: string): Promise<string[]>; menus(tenantId: string, userId: string): Promise<string[]> };
   changed: (scope: { tenantId: string } | { userId: string } | 'all') => void;
 }) {
   const { repo } = deps;
@@ -100,6 +111,34 @@ export function roleService(deps: {
       if (!(await repo.isSubUser(auth, userId))) throw new ApiError(404, 'http.404', 'Sub-user not found');
       const rows = await repo.rolesOf(auth, userId);
       return { list: rows.map(toRole), total: rows.length };
+    },
+
+    /** What a sub-user holds on its next call: its own and its roles' grantable keys and menus (spec §7 control privileges). */
+    async userPrivileges(auth: Auth, userId: string): Promise<UserPrivileges> {
+      if (!(await repo.isSubUser(auth, userId))) throw new ApiError(404, 'http.404', 'Sub-user not found');
+      const [granted, menus, roles] = await Promise.all([
+        deps.holdings.grants(userId),
+        deps.holdings.menus(auth.tenantId, userId),
+        repo.rolesOf(auth, userId),
+      ]);
+      const held = new Set(granted);
+      return {
+        user_id: userId,
+        tenant_manager: false,
+        // In the catalogue's order, and only keys a sub-user can hold (as the key check does).
+        apis: GRANTABLE_KEYS.filter((k) => held.has(k)).map((name) => ({ name })),
+        menus,
+        roles: roles.map((r) => ({ id: r.id, name: r.name, common: r.tenant_id === null })),
+      };
+    },
+
+    /** Spec §7 control tenant-apis: the APIs a role or a sub-user of the tenant may be given, with their device scope. */
+    tenantApis(): z.output<typeof TenantApiListSchema> {
+      const list = PERMISSIONS.filter((p) => grantable.has(p.key)).map((p) => ({
+        name: p.key,
+        scope: p.scope as 'tenant' | 'device-read' | 'device-write',
+      }));
+      return { list, total: list.length };
     },
 
     /** Replaces a sub-user's roles; every role must be the tenant's or common (`role.not-found` otherwise, nothing changed). */

@@ -33,6 +33,15 @@ export const groupApi = {
     call(R.commands, { params: { tenant_id: tenantId, id }, query: { ...q }, signal }),
   commandOne: (tenantId: string, id: string, commandId: string, signal?: AbortSignal) =>
     call(R.commandOne, { params: { tenant_id: tenantId, id, command_id: commandId }, signal }),
+  /** The tenant's firmware files, any device type (the upgrade dialog's choice). */
+  firmwares: (tenantId: string, signal?: AbortSignal) =>
+    call(Routes.firmware.list, { params: { tenantId }, query: { current_page: 1, page_size: 100 }, signal }),
+  /** A firmware upgrade for every member (spec §7 upgrade notify with the group as the target), now or at `at`. */
+  upgrade: (tenantId: string, groupId: string, f: { model_id: string; version: string; type: 'self' | 'outer' }, at?: number) =>
+    call(Routes.firmware.notify, {
+      params: { tenantId, model_id: f.model_id, version: f.version },
+      body: { group_id: groupId, type: f.type, ...(at ? { at } : {}) },
+    }),
   /** Spec §7: the device picker lists things with page size 9999. */
   devices: async (tenantId: string, signal?: AbortSignal): Promise<Thing[]> =>
     (
@@ -52,6 +61,7 @@ export const groupKeys = {
   commands: (tenantId: string | null, id: string, q: object) => [...groupKeys.group(tenantId, id), 'commands', q] as const,
   command: (tenantId: string | null, id: string, commandId: string) => [...groupKeys.group(tenantId, id), 'command', commandId] as const,
   devices: (tenantId: string | null) => [...groupKeys.all, 'devices', tenantId] as const,
+  firmwares: (tenantId: string | null) => [...groupKeys.all, 'firmwares', tenantId] as const,
 };
 
 /** A group command's members' states change as the devices answer: polled while some are not final. */

@@ -1,4 +1,5 @@
 import { PlusOutlined } from '@ant-design/icons';
+import { Routes } from '@loggerhead/contract/routes/index.ts';
 import type { Group } from '@loggerhead/contract/schemas/org.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Input, Space, Typography } from 'antd';
@@ -15,6 +16,7 @@ import { groupApi, groupKeys, groupListQuery } from '../api/group.api.ts';
 import { GroupCommandsDrawer } from '../components/group-commands-drawer.tsx';
 import { GroupFormDialog } from '../components/group-form-dialog.tsx';
 import { GroupMembersDrawer } from '../components/group-members-drawer.tsx';
+import { GroupUpgradeDialog } from '../components/group-upgrade-dialog.tsx';
 
 /** Spec §9: groups come 100 per page. */
 const GROUP_PAGE_SIZE = 100;
@@ -30,6 +32,7 @@ export default function GroupManagerPage() {
   const [target, setTarget] = useState<Group | 'new' | null>(null);
   const [membersOf, setMembersOf] = useState<Group | null>(null);
   const [commandsOf, setCommandsOf] = useState<Group | null>(null);
+  const [upgradeOf, setUpgradeOf] = useState<Group | null>(null);
   const list = useQuery(groupListQuery(tenantId, { current_page: paging.page, page_size: paging.size, keyword }));
 
   const remove = useMutation({
@@ -58,6 +61,11 @@ export default function GroupManagerPage() {
           <Button type="link" size="small" onClick={() => setCommandsOf(g)} data-testid="group-commands-open">
             {t('group.action.commands')}
           </Button>
+          {can(Routes.firmware.notify.permission) && (
+            <Button type="link" size="small" onClick={() => setUpgradeOf(g)} data-testid="group-upgrade-open">
+              {t('group.action.upgrade')}
+            </Button>
+          )}
           {can('group:group:update') && (
             <Button type="link" size="small" onClick={() => setTarget(g)}>
               {t('group.action.edit')}
@@ -120,6 +128,7 @@ export default function GroupManagerPage() {
           <GroupFormDialog tenantId={tenantId} target={target} onClose={() => setTarget(null)} />
           <GroupMembersDrawer tenantId={tenantId} group={membersOf} onClose={() => setMembersOf(null)} />
           <GroupCommandsDrawer tenantId={tenantId} group={commandsOf} onClose={() => setCommandsOf(null)} />
+          <GroupUpgradeDialog tenantId={tenantId} group={upgradeOf} onClose={() => setUpgradeOf(null)} />
         </>
       )}
     </Card>

@@ -68,6 +68,9 @@ export const userApi = {
   removeRole: (tenantId: string, id: string) => call(Routes.roles.remove, { params: { tenant_id: tenantId, id } }),
   userRoles: (tenantId: string, userId: string, signal?: AbortSignal) =>
     call(Routes.roles.userRoles, { params: user(tenantId, userId), signal }),
+  /** What a sub-user holds now: its own and its roles' keys and menus (spec §7 control privileges). */
+  userPrivileges: (tenantId: string, userId: string, signal?: AbortSignal) =>
+    call(Routes.roles.userPrivileges, { params: user(tenantId, userId), signal }),
   setUserRoles: (tenantId: string, userId: string, roleIds: string[]) =>
     call(Routes.roles.setUserRoles, { params: user(tenantId, userId), body: { role_ids: roleIds } }),
 
@@ -83,6 +86,7 @@ export const userKeys = {
   opLogs: (tenantId: string | null, q: OpLogFilter) => [...userKeys.all, 'op-logs', tenantId, q] as const,
   roles: (tenantId: string | null) => [...userKeys.all, 'roles', tenantId] as const,
   userRoles: (tenantId: string | null, userId: string) => [...userKeys.roles(tenantId), 'of', userId] as const,
+  userPrivileges: (tenantId: string | null, userId: string) => [...userKeys.roles(tenantId), 'holds', userId] as const,
 };
 
 export const rolesQuery = (tenantId: string | null) =>

@@ -1,8 +1,9 @@
 import type { SubUser } from '@loggerhead/contract/schemas/accounts.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Checkbox, Empty, Modal, Spin } from 'antd';
+import { Alert, App, Checkbox, Collapse, Descriptions, Empty, Modal, Spin, Tag } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { EMPTY } from '../../../lib/format.ts';
 import { rolesQuery, userApi, userKeys } from '../api/user.api.ts';
 
 /** Gives a sub-user its roles (spec §6 control:user-role): it holds their menus and keys beside its own. */
@@ -16,6 +17,11 @@ export function UserRolesDialog({ tenantId, user, onClose }: { tenantId: string 
     queryFn: ({ signal }) => userApi.userRoles(tenantId as string, user?.id as string, signal),
     enabled: Boolean(tenantId && user),
   });
+  const holds = useQuery({
+    queryKey: userKeys.userPrivileges(tenantId, user?.id ?? ''),
+    queryFn: ({ signal }) => userApi.userPrivileges(tenantId as string, user?.id as string, signal),
+    enabled: Boolean(tenantId && user),
+  });
   const [chosen, setChosen] = useState<string[]>([]);
   useEffect(() => {
     if (held.data) setChosen(held.data.list.map((r) => r.id));
@@ -25,6 +31,7 @@ export function UserRolesDialog({ tenantId, user, onClose }: { tenantId: string 
     onSuccess: () => {
       message.success(t('user.common.saved'));
       void qc.invalidateQueries({ queryKey: userKeys.roles(tenantId) });
+      void qc.invalidateQueries({ queryKey: userKeys.userPrivileges(tenantId, user?.id ?? '') });
       onClose();
     },
   });
@@ -58,6 +65,46 @@ export function UserRolesDialog({ tenantId, user, onClose }: { tenantId: string 
           />
         )}
       </Spin>
+      {/* What the sub-user holds now, its own grants and menus with its saved roles' (the server's view). */}
+      {holds.data && (
+        <Descriptions
+          size="small"
+          column={1}
+          bordered
+          style={{ marginTop: 16 }}
+          data-testid="user-privileges"
+          title={t('user.roles.holds')}
+        >
+          <Descriptions.Item label={t('user.roles.holdsMenus')}>
+            {holds.data.menus.length ? holds.data.menus.map((m) => <Tag key={m}>{t(`app.menu.${m}`)}</Tag>) : EMPTY}
+          </Descriptions.Item>
+          <Descriptions.Item label={t('user.roles.holdsKeys')}>
+            {holds.data.apis.length ? (
+              <Collapse
+                ghost
+                size="small"
+                items={[
+                  {
+                    key: 'keys',
+                    label: t('user.roles.holdsKeyCount', { n: holds.data.apis.length }),
+                    children: (
+                      <div style={{ maxHeight: 160, overflowY: 'auto' }}>
+                        {holds.data.apis.map((a) => (
+                          <Tag key={a.name} className="lh-mono" style={{ marginBottom: 4 }}>
+                            {a.name}
+                          </Tag>
+                        ))}
+                      </div>
+                    ),
+                  },
+                ]}
+              />
+            ) : (
+              EMPTY
+            )}
+          </Descriptions.Item>
+        </Descriptions>
+      )}
     </Modal>
   );
 }

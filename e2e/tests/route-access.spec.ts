@@ -30,6 +30,7 @@ const ROUTES: [path: string, menu: string | null][] = [
   ['GroupManager', 'group'],
   ['ForwardManager', 'forward'],
   ['StatisticsManager', 'statistics'],
+  ['DataUsage', 'data-usage'],
   ['PluginManager', 'plugin'],
   ['JobManager', 'job'],
   ['ApiKeyManager', 'api-key'],

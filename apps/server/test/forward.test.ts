@@ -195,6 +195,17 @@ describe('things-forward rules', () => {
     expect(c.delivered).toBe(new Set(msgs.filter((m) => m.rule_id === created.id).map((m) => m.id)).size);
     expect(c.pending).toBe(0);
     expect(c.latency_ms).toBeGreaterThanOrEqual(0);
+    // The tenant flow counts each device's delivered messages as forwarded out.
+    await t.app.ctx.ingest.traffic.flush();
+    const hour = Math.floor(Date.now() / 3_600_000) * 3_600_000;
+    for (const d of [d1, d2]) {
+      const flow = await req(
+        'GET',
+        `/v1/data-mgmt/tenants/${a.tenantId}/flow?begin_time=${hour - 3_600_000}&end_time=${hour + 3_600_000}&things_id=${d.id}`,
+        a.auth,
+      );
+      expect(flow.json().total.forwarded).toBe(new Set(msgs.filter((m) => m.things_id === d.id).map((m) => m.id)).size);
+    }
     await req('DELETE', rulesUrl(a, `/${created.id}`), a.auth);
   });
 

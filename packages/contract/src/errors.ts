@@ -175,6 +175,7 @@ export const ErrorCodes = {
   'api-key.bad-expiry': { message: 'The expiry must be in the future', status: 400 },
   'api-key.refused': { message: 'The API key is unknown, revoked or expired', status: 401 },
   'data.bad-range': { message: 'The end time must be after the begin time', status: 400 },
+  'data.range-too-long': { message: 'The range is at most one year: choose a shorter range', status: 400 },
   'data.bad-format': {
     message: 'The file is not a supported log (candump -L, Vector ASC, BLF, PEAK TRC or ASAM MF4, also gzip-compressed)',
     status: 400,

@@ -37,6 +37,7 @@ export * from './schemas/roles.ts';
 export * from './schemas/models.ts';
 export * from './schemas/forward.ts';
 export * from './schemas/statistics.ts';
+export * from './schemas/traffic.ts';
 export * from './schemas/plugins.ts';
 export * from './schemas/data-service.ts';
 export * from './schemas/api-keys.ts';

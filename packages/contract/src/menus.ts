@@ -19,6 +19,7 @@ export const MENU_KEYS = [
   'project',
   'forward',
   'statistics',
+  'data-usage',
   'plugin',
   'job',
   'hmi',
@@ -63,6 +64,8 @@ export const MENU_GRANTS: Partial<Record<MenuKey, readonly PermissionKey[]>> = {
   statistics: ['data-mgmt:statistics-task:query', 'data-mgmt:statistics-result:query', 'things:things:page'],
   // Data plugins: the list and the test-run box.
   plugin: ['data-mgmt:plugin:query', 'data-mgmt:plugin:execute'],
+  // Data usage: the tenant's flow over time and its devices ranked by traffic (storage against the quota needs no key).
+  'data-usage': ['data-mgmt:tenant-flow:query', 'data-mgmt:tenant-ranking:query'],
   // Scheduled jobs: the jobs and their log; the device and group pickers of the job dialog.
   job: ['job-mgmt:job:query', 'job-mgmt:job-log:query', 'things:things:page', 'group:group:query'],
   // HMI screens: the screens, and the device picker of the editor.

@@ -111,6 +111,8 @@ export const PERMISSION_KEYS_BY_SCOPE = {
     'data-mgmt:statistics-task:execute',
     'data-mgmt:statistics-result:query',
     'data-mgmt:statistics-result:export',
+    'data-mgmt:tenant-flow:query',
+    'data-mgmt:tenant-ranking:query',
     'data-mgmt:plugin:query',
     'data-mgmt:plugin:create',
     'data-mgmt:plugin:update',

@@ -14,6 +14,7 @@ import { DeviceDirectory } from './device-directory.ts';
 import { ingestDevicesRepository } from './devices.repository.ts';
 import { DynsecAccounts } from './dynsec.ts';
 import { DatabasePersistence } from './mqtt-persistence.ts';
+import { TrafficCounter } from './traffic-counter.ts';
 import { UplinkPipeline } from './uplink-pipeline.ts';
 
 export interface Ingest {
@@ -22,6 +23,8 @@ export interface Ingest {
   devices: DeviceDirectory;
   pipeline: UplinkPipeline;
   live: LiveHub;
+  /** Each device's traffic per hour (tenant flow and ranking): `traffic.flush()` stores what is counted. */
+  traffic: TrafficCounter;
   /**
    * A device was added, re-keyed or deleted: forget what is cached of it, close its connection, and
    * (with `MQTT_DYNSEC`) bring its account on the external broker in line.
@@ -55,7 +58,8 @@ export async function createIngest(opts: { config: Config; database: Database; e
   const raw = database.raw;
   const writer = new ChunkWriter(raw, { codec: bytesCodec(database.kind) });
   const devices = new DeviceDirectory(raw, log);
-  const pipeline = new UplinkPipeline(raw, writer, devices);
+  const traffic = new TrafficCounter(raw, { log });
+  const pipeline = new UplinkPipeline(raw, writer, devices, traffic);
   const live = new LiveHub({ events });
   devices.onOnlineChange = (thingsId, online) => live.publishStatus(thingsId, online);
   writer.on('committed', (chunks) => {
@@ -65,11 +69,13 @@ export async function createIngest(opts: { config: Config; database: Database; e
   const starting = async () => {
     devices.start();
     live.start();
+    traffic.start();
   };
   const closing = async () => {
     await writer.close();
     await devices.stop();
     live.stop();
+    await traffic.stop().catch((err) => log.error({ err }, 'traffic counts not stored'));
   };
 
   let broker: Broker;
@@ -136,6 +142,7 @@ export async function createIngest(opts: { config: Config; database: Database; e
     devices,
     pipeline,
     live,
+    traffic,
     accounts,
     forgetDevice(deviceId) {
       devices.forget(deviceId);

@@ -14,6 +14,7 @@ import type { RawSql } from '../db/client.ts';
 import type { ChunkWriter } from './chunk-writer.ts';
 import type { DeviceDirectory, DeviceIdentity } from './device-directory.ts';
 import { ingestDevicesRepository } from './devices.repository.ts';
+import type { TrafficCounter } from './traffic-counter.ts';
 
 export type ResponseHandler = (device: DeviceIdentity, resp: CommandResponse) => void | Promise<void>;
 export type GpsHandler = (device: DeviceIdentity, fixes: GpsFix[]) => void | Promise<void>;
@@ -39,6 +40,7 @@ export class UplinkPipeline {
     raw: RawSql,
     private readonly writer: ChunkWriter,
     readonly devices: DeviceDirectory,
+    private readonly traffic?: TrafficCounter,
   ) {
     this.repo = ingestDevicesRepository(raw);
   }
@@ -86,7 +88,15 @@ export class UplinkPipeline {
     return this.handleOwn(d, kind, topic, payload);
   }
 
+  /** Counted per device and hour for the tenant flow and ranking (a map update, no statement). */
   private async handleOwn(d: DeviceIdentity, kind: string, topic: string, payload: Uint8Array): Promise<UplinkResult> {
+    const frames = { n: 0 };
+    const r = await this.store(d, kind, topic, payload, frames);
+    if (r === 'stored') this.traffic?.received(d.tenantId, d.thingsId, payload.byteLength, frames.n);
+    return r;
+  }
+
+  private async store(d: DeviceIdentity, kind: string, topic: string, payload: Uint8Array, frames: { n: number }): Promise<UplinkResult> {
     if (!isUplink(kind)) {
       this.devices.malformedUplink(d, topic, 'unknown uplink topic');
       return 'malformed';
@@ -100,6 +110,7 @@ export class UplinkPipeline {
         }
         // Copy: the MQTT buffer may be a view into a larger socket buffer.
         await this.writer.write({ tenantId: d.tenantId, thingsId: d.thingsId, info, data: Uint8Array.prototype.slice.call(payload) });
+        frames.n = info.count;
         return 'stored';
       }
       case 'status': {

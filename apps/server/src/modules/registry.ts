@@ -11,6 +11,7 @@ import { privilegesRoutes } from './control/privileges.routes.ts';
 import { dashboardRoutes } from './dashboard/dashboard.routes.ts';
 import { panelRoutes } from './dashboard/panels.routes.ts';
 import { dataRoutes } from './data/data.routes.ts';
+import { trafficRoutes } from './data/traffic.routes.ts';
 import { deviceTypeSchemaRoutes } from './device-type-schema/device-type-schema.routes.ts';
 import { edgeRoutes } from './edge/edge.routes.ts';
 import { experienceModule } from './experience/experience.module.ts';
@@ -88,6 +89,8 @@ export const modules: ModuleRegistrar[] = [
   // Digital twins: model-shaped telemetry, desired state, acknowledgements, twin rules.
   (app, ctx) => twinModule(app, ctx),
   (app, ctx) => dataRoutes(app, ctx),
+  // Tenant flow and device ranking: the per-hour traffic counts the ingest keeps.
+  (app, ctx) => trafficRoutes(app, ctx),
   (app, ctx) => dashboardRoutes(app, ctx),
   (app, ctx) => panelRoutes(app, ctx),
   (app, ctx) => mappingRoutes(app, ctx),

@@ -196,6 +196,7 @@ const zh: Record<string, string> = {
   'errors.order.no-receipt': '此订单尚未上传回单',
   'errors.coupon.invalid': '优惠券不存在、已过期、已用完或订单金额不足',
   'errors.data.bad-range': '结束时间须晚于开始时间',
+  'errors.data.range-too-long': '时间范围最长一年，请缩短时间范围',
   'errors.data.bad-format': '文件不是支持的日志格式（candump -L、Vector ASC、BLF、PEAK TRC 或 ASAM MF4，也可为 gzip 压缩）',
   'errors.data.not-ready': '导出尚未完成',
   'errors.job.interrupted': '因服务器重启而中断',

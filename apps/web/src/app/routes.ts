@@ -73,6 +73,7 @@ export const CONTAINER_ROUTES: RouteObject[] = [
     path: 'StatisticsManager',
     ...page(() => import('../features/statistics/pages/statistics-manager.page.tsx'), { menu: 'statistics' }),
   },
+  { path: 'DataUsage', ...page(() => import('../features/data-usage/pages/data-usage.page.tsx'), { menu: 'data-usage' }) },
   { path: 'PluginManager', ...page(() => import('../features/plugin/pages/plugin-manager.page.tsx'), { menu: 'plugin' }) },
   { path: 'ApiKeyManager', ...page(() => import('../features/api-key/pages/api-key-manager.page.tsx'), { menu: 'api-key' }) },
   { path: 'GroupManager', ...page(() => import('../features/group/pages/group-manager.page.tsx'), { menu: 'group' }) },

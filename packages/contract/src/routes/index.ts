@@ -25,6 +25,7 @@
  * - apiKeys (tenant API keys for machines): ./api-keys.ts
  * - plugins (data transform and export plugins, JSONata): ./plugins.ts
  * - dataService (download templates and clean tasks): ./data-service.ts
+ * - traffic (tenant flow and device ranking of the data service): ./traffic.ts
  * - oplog (the operation log of a tenant): ./oplog.ts
  * - deviceTypeSchema (the data groups and fields of a device type): ./device-type-schema.ts
  * - health (the health check): ./health.ts
@@ -94,6 +95,7 @@ import { StatisticsRoutes } from './statistics.ts';
 import { CustomizationRoutes, RegistrationRoutes, SelfRoutes, SubUserRoutes, TenantAdminRoutes } from './tenant.ts';
 import { TestMgmtRoutes } from './testmgmt.ts';
 import { ThingsRoutes } from './things.ts';
+import { TrafficRoutes } from './traffic.ts';
 import { TwinRoutes, TwinRuleRoutes } from './twin.ts';
 import { UdsRoutes } from './uds.ts';
 import { UserConfigRoutes } from './user-config.ts';
@@ -138,6 +140,7 @@ export { StatisticsRoutes } from './statistics.ts';
 export { AvatarParams, CustomizationRoutes, RegistrationRoutes, SelfRoutes, SubUserRoutes, TenantAdminRoutes } from './tenant.ts';
 export { TestMgmtRoutes } from './testmgmt.ts';
 export { ThingsRoutes } from './things.ts';
+export { TrafficRoutes } from './traffic.ts';
 export { TwinRoutes, TwinRuleRoutes } from './twin.ts';
 export { UdsRoutes } from './uds.ts';
 export { UserConfigRoutes } from './user-config.ts';
@@ -183,6 +186,7 @@ export const Routes = {
   statistics: StatisticsRoutes,
   plugins: PluginRoutes,
   dataService: DataServiceRoutes,
+  traffic: TrafficRoutes,
   apiKeys: ApiKeyRoutes,
   userConfig: UserConfigRoutes,
   webConfig: WebConfigRoutes,

@@ -24,6 +24,8 @@ export interface EngineOptions {
   pushTps: (tenantId: string) => Promise<number | null>;
   /** This copy's id (rule leases). */
   owner?: string;
+  /** Messages of a device delivered (the tenant flow counts them as forwarded out). */
+  counted?: (tenantId: string, thingsId: string, messages: number) => void;
   now?: () => number;
   /** First retry after this long, doubling (default 1 s). */
   baseDelayMs?: number;
@@ -375,6 +377,11 @@ export class ForwardEngine {
       at - new Date(batch[batch.length - 1].created_at).getTime(),
       new Date(at),
     );
+    if (this.o.counted) {
+      const per = new Map<string, number>();
+      for (const r of batch) if (r.things_id) per.set(r.things_id, (per.get(r.things_id) ?? 0) + 1);
+      for (const [thingsId, n] of per) this.o.counted(rule.tenant_id, thingsId, n);
+    }
     const p = this.pending.get(rule.id);
     if (p) p.n = Math.max(0, p.n - batch.length);
     return true;

@@ -37,6 +37,7 @@ export function forwardModule(root: LoggerheadApp, ctx: AppContext) {
     repo,
     log: root.log,
     owner: ctx.jobs.owner,
+    counted: (tenantId, thingsId, n) => ctx.ingest.traffic.forwarded(tenantId, thingsId, n),
     pushTps: async (tenantId) => (await ctx.packages.load(tenantId)).push_tps ?? null,
   });
   registry.set(root, engine);

@@ -12,13 +12,16 @@ import { button, dialogOpened, expect, loginThroughForm } from '../support/test.
 test('a manager forwards a simulated logger’s frames to a webhook set up in the console', async ({ page, admin, adminApi, own }) => {
   test.setTimeout(180_000);
   const received: { kind: string; things_id: string | null; data: { frames?: unknown[] } }[] = [];
+  /** Deliveries of the second rule, whose transform plugin drops every message: there must be none. */
+  let filteredPosts = 0;
   const receiver = http.createServer((req, res) => {
     let raw = '';
     req.on('data', (c) => {
       raw += c;
     });
     req.on('end', () => {
-      received.push(...(JSON.parse(raw) as { messages: typeof received }).messages);
+      if (req.url === '/filtered') filteredPosts++;
+      else received.push(...(JSON.parse(raw) as { messages: typeof received }).messages);
       res.writeHead(204).end();
     });
   });
@@ -46,6 +49,24 @@ test('a manager forwards a simulated logger’s frames to a webhook set up in th
     const row = page.getByTestId('forward-table').locator('tbody tr.ant-table-row').filter({ hasText: name });
     await expect(row.getByTestId('forward-status')).toHaveText('启用');
 
+    // A second rule on the same frames, through a transform plugin that keeps nothing: its messages
+    // are counted as filtered, none is delivered.
+    const dropAll = await adminApi.post<{ id: string }>(`/data-mgmt/tenants/${tenant}/plugins`, {
+      name: `drop-all-${Math.random().toString(36).slice(2, 6)}`,
+      type: 'transform',
+      expression: 'false',
+    });
+    const filteredName = `dropped-${Math.random().toString(36).slice(2, 6)}`;
+    await adminApi.post(`/alert-mgmt/tenants/${tenant}/things-forward-rules`, {
+      name: filteredName,
+      data_kinds: ['frames'],
+      destination: { kind: 'http', url: url.replace(/\/hook$/, '/filtered') },
+      transform_plugin_id: dropAll.id,
+    });
+    await page.reload();
+    const filteredRow = page.getByTestId('forward-table').locator('tbody tr.ant-table-row').filter({ hasText: filteredName });
+    await expect(filteredRow.getByTestId('counter-filtered')).toHaveText('0');
+
     const sim = await runCli('simulate', [
       '--broker',
       `mqtt://127.0.0.1:${mqttPort(own)}`,
@@ -66,6 +87,14 @@ test('a manager forwards a simulated logger’s frames to a webhook set up in th
     await expect
       .poll(async () => Number(await row.getByTestId('counter-delivered').textContent()), { timeout: 30_000 })
       .toBeGreaterThanOrEqual(received.filter((m) => m.things_id === device.id).length);
+
+    // Every message of this device the first rule delivered, the second one filtered out (the rule takes
+    // every device of the tenant, so possibly more); nothing reached its destination.
+    await expect
+      .poll(async () => Number(await filteredRow.getByTestId('counter-filtered').textContent()), { timeout: 30_000 })
+      .toBeGreaterThanOrEqual(received.filter((m) => m.things_id === device.id).length);
+    expect(Number(await filteredRow.getByTestId('counter-delivered').textContent())).toBe(0);
+    expect(filteredPosts).toBe(0);
 
     await row.getByRole('button', { name: button('暂停') }).click();
     await expect(row.getByTestId('forward-status')).toHaveText('暂停');

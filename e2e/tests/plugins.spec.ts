@@ -9,7 +9,7 @@ test('a manager saves a transform plugin and test-runs it on an input in the con
   const name = `kmh-to-ms-${Math.random().toString(36).slice(2, 6)}`;
   await loginThroughForm(page, admin);
   await page.goto('/Container/PluginManager');
-  await expect(page).toHaveTitle(/^数据插件 - /);
+  await expect(page).toHaveTitle(/^数据服务 - /);
   const view = routePage(page, '/Container/PluginManager');
 
   await view.getByTestId('add-plugin').click();

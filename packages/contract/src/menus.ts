@@ -62,8 +62,14 @@ export const MENU_GRANTS: Partial<Record<MenuKey, readonly PermissionKey[]>> = {
   'api-key': ['control:api-key:query'],
   // Statistics: the tasks, their results and history; the device picker of a task.
   statistics: ['data-mgmt:statistics-task:query', 'data-mgmt:statistics-result:query', 'things:things:page'],
-  // Data plugins: the list and the test-run box.
-  plugin: ['data-mgmt:plugin:query', 'data-mgmt:plugin:execute'],
+  // Data service: the plugins (list and test-run box), download templates and clean tasks; their device picker.
+  plugin: [
+    'data-mgmt:plugin:query',
+    'data-mgmt:plugin:execute',
+    'data-mgmt:download-template:query',
+    'data-mgmt:clean-task:query',
+    'things:things:page',
+  ],
   // Data usage: the tenant's flow over time and its devices ranked by traffic (storage against the quota needs no key).
   'data-usage': ['data-mgmt:tenant-flow:query', 'data-mgmt:tenant-ranking:query'],
   // Scheduled jobs: the jobs and their log; the device and group pickers of the job dialog.

@@ -57,6 +57,9 @@ export const deviceApi = {
       onProgress,
       signal,
     }),
+  /** The tenant's export plugins (a CSV export may go through one), the first 100. */
+  exportPlugins: (tenantId: string, signal?: AbortSignal) =>
+    call(Routes.plugins.list, { params: { tenant_id: tenantId }, query: { current_page: 1, page_size: 100, type: 'export' }, signal }),
   downloadFile: (tenantId: string, id: string, taskId: string, fallbackName: string) =>
     fetchFile(routePath(D.downloadFile, { tenant_id: tenantId, things_id: id, id: taskId }), {
       permission: D.downloadFile.permission,

@@ -11,6 +11,7 @@ export const deviceKeys = {
   frames: (tenantId: string | null, id: string, f: FramesFilter, page: number, size: number) =>
     [...deviceKeys.one(tenantId, id), 'frames', f, page, size] as const,
   download: (tenantId: string | null, id: string, taskId: string) => [...deviceKeys.one(tenantId, id), 'download', taskId] as const,
+  exportPlugins: (tenantId: string | null) => [...deviceKeys.all, tenantId, 'export-plugins'] as const,
 };
 
 /** Status and log change while the page is open: refreshed every 5 s. */

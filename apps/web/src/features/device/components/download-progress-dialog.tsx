@@ -4,11 +4,11 @@ import { Alert, App, Button, Descriptions, Modal, Progress, Typography } from 'a
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText, reasonText } from '../../../api/error-funnel.ts';
+import { CLOSE_AFTER_DONE_MS, EXPORT_EXTENSIONS, phaseOf, statusKey } from '../../../components/data-view/download-status.ts';
 import { saveBlob } from '../../../components/data-view/file-download.ts';
 import { EMPTY, formatBytes, formatNumber } from '../../../lib/format.ts';
 import { deviceApi } from '../api/device.api.ts';
 import { DOWNLOAD_POLL_MS, deviceKeys } from '../api/device.queries.ts';
-import { CLOSE_AFTER_DONE_MS, EXPORT_EXTENSIONS, phaseOf, statusKey } from '../api/download-status.ts';
 
 interface Props {
   tenantId: string;

@@ -88,7 +88,12 @@ export default function ForwardManagerPage() {
       title: t('forward.col.delivered'),
       render: (r) => <span data-testid="counter-delivered">{r.counters.delivered}</span>,
     },
-    { key: 'failed', title: t('forward.col.failed'), render: (r) => r.counters.failed },
+    {
+      key: 'filtered',
+      title: t('forward.col.filtered'),
+      render: (r) => <span data-testid="counter-filtered">{r.counters.filtered}</span>,
+    },
+    { key: 'failed', title: t('forward.col.failed'), render: (r) => <span data-testid="counter-failed">{r.counters.failed}</span> },
     { key: 'pending', title: t('forward.col.pending'), render: (r) => r.counters.pending },
     {
       key: 'dead_letters',

@@ -42,6 +42,15 @@ export const StorageMode = { general: 0, exclusive: 1, quickDelete: 2 } as const
 /** Spec §4: general storage is refused above these; the package is forced to exclusive. */
 export const GENERAL_STORAGE_MAX_RETENTION_DAYS = 90;
 export const GENERAL_STORAGE_MAX_GB = 2;
+/** Spec §4: general storage only for data kept at most 3 months in at most 2 GB (no limit counts as more). */
+export function generalStorageAllowed(retentionDays: number | null, storageGb: number | null): boolean {
+  return (
+    retentionDays !== null &&
+    retentionDays <= GENERAL_STORAGE_MAX_RETENTION_DAYS &&
+    storageGb !== null &&
+    storageGb <= GENERAL_STORAGE_MAX_GB
+  );
+}
 
 /**
  * Resources counted against the package by `quota.assertCanAdd`.

@@ -1,7 +1,6 @@
 import {
   CAPACITY_FIELDS,
-  GENERAL_STORAGE_MAX_GB,
-  GENERAL_STORAGE_MAX_RETENTION_DAYS,
+  generalStorageAllowed,
   PACKAGE_DEFAULTS,
   PACKAGE_NUMBER_FIELDS,
   type PackageUpdate,
@@ -23,9 +22,7 @@ type StorageFields = Pick<PackageRow, 'special_storage' | 'maximum_data_retentio
  */
 export function storageModeFor(p: StorageFields): number {
   if (p.special_storage !== StorageMode.general) return p.special_storage;
-  const longRetention = p.maximum_data_retention_days === null || p.maximum_data_retention_days > GENERAL_STORAGE_MAX_RETENTION_DAYS;
-  const big = p.database_storage_space === null || p.database_storage_space > GENERAL_STORAGE_MAX_GB;
-  return longRetention || big ? StorageMode.exclusive : StorageMode.general;
+  return generalStorageAllowed(p.maximum_data_retention_days, p.database_storage_space) ? StorageMode.general : StorageMode.exclusive;
 }
 
 export function toPackage(r: PackageRow): TenantPackage {

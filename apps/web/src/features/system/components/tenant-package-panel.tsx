@@ -1,6 +1,7 @@
 import {
   GENERAL_STORAGE_MAX_GB,
   GENERAL_STORAGE_MAX_RETENTION_DAYS,
+  generalStorageAllowed,
   PACKAGE_NUMBER_FIELDS,
   type PackageNumberField,
   type PackageUpdate,
@@ -22,16 +23,6 @@ const UNITS: Partial<Record<PackageNumberField, string>> = {
   database_storage_space: 'GB',
   device_file_traffic_management: 'MB',
 };
-
-/** Spec §4: general storage only for data kept at most 3 months in at most 2 GB (no limit counts as more). */
-export function generalStorageAllowed(retentionDays: number | null, storageGb: number | null): boolean {
-  return (
-    retentionDays !== null &&
-    retentionDays <= GENERAL_STORAGE_MAX_RETENTION_DAYS &&
-    storageGb !== null &&
-    storageGb <= GENERAL_STORAGE_MAX_GB
-  );
-}
 
 /**
  * A tenant's package (spec §3 user package) for the system manager: every number of the package, the

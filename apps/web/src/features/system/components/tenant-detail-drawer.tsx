@@ -5,6 +5,7 @@ import {
   Button,
   Checkbox,
   DatePicker,
+  Descriptions,
   Drawer,
   Form,
   Input,
@@ -163,6 +164,23 @@ function TenantUsers({ id }: { id: string }) {
       loading={users.isFetching}
       dataSource={users.data?.list ?? []}
       scroll={{ x: 900 }}
+      // The rest of the spec's tenant-user fields, one row open at a time.
+      expandable={{
+        expandedRowRender: (u) => (
+          <Descriptions size="small" column={3} data-testid={`tenant-user-more-${u.name}`}>
+            <Descriptions.Item label={t('system.detail.user.department')}>{u.department || EMPTY}</Descriptions.Item>
+            <Descriptions.Item label={t('system.detail.user.job')}>{u.job || EMPTY}</Descriptions.Item>
+            <Descriptions.Item label={t('system.detail.user.gender')}>
+              {u.gender === 'male' || u.gender === 'female' ? t(`system.detail.user.gender.${u.gender}`) : EMPTY}
+            </Descriptions.Item>
+            <Descriptions.Item label={t('system.detail.user.status')}>
+              {t(u.status === 1 ? 'system.detail.user.enabled' : 'system.detail.user.disabled')}
+            </Descriptions.Item>
+            <Descriptions.Item label={t('system.tenant.createdAt')}>{formatDateTime(u.created_at)}</Descriptions.Item>
+            <Descriptions.Item label={t('system.detail.user.description')}>{u.description || EMPTY}</Descriptions.Item>
+          </Descriptions>
+        ),
+      }}
       pagination={{
         current: page,
         pageSize: TENANT_PAGE_SIZE,

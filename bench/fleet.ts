@@ -175,13 +175,18 @@ for (const n of COUNTS) {
   const run = ['--devices', String(n), '--duration', String(SECONDS)];
   const mq = await simulate(mqBroker, run);
   const before = await stored();
+  const cpu0 = process.cpuUsage();
   const lh = await simulate(lhBroker, run);
+  const cpu = process.cpuUsage(cpu0);
   const rows = (await stored()) - before;
   const mqRate = mq.batches / mq.seconds;
   const lhRate = lh.batches / lh.seconds;
   console.log(
     `${fmt(n).padStart(7)} ${fmt(n * 10).padStart(10)}  ${fmt(mqRate).padStart(17)} ${ms(mq.p99).padStart(7)}  ${fmt(lhRate).padStart(19)} ${ms(lh.p99).padStart(7)} ${`${((100 * lhRate) / mqRate).toFixed(0)} %`.padStart(7)}  ${load()}`,
   );
+  // The server's own CPU time per stored batch (it runs in this process; the simulator in another):
+  // a figure a busy machine changes less than the rates, which depend on the CPU the server was given.
+  console.log(`        Loggerhead CPU: ${((cpu.user + cpu.system) / Math.max(1, rows)).toFixed(0)} µs per stored batch`);
   if (rows !== lh.batches)
     console.log(`        note: ${fmt(rows)} batches stored, ${fmt(lh.batches)} acknowledged (re-sent batches are stored once)`);
   for (const [who, r] of [
@@ -231,9 +236,11 @@ if (STORM) {
   const mq = await hold(mqBroker, STORM, async () => {});
   const base = await settle();
   let held = base;
+  const cpu0 = process.cpuUsage();
   const lh = await hold(lhBroker, STORM, async () => {
     held = await settle();
   });
+  const cpu = process.cpuUsage(cpu0);
   const per = (b: number) => `${(b / Math.max(1, lh.connected) / 1024).toFixed(1)} KB`;
   console.log('');
   console.log(
@@ -243,6 +250,9 @@ if (STORM) {
     console.log(
       `        held by Loggerhead: ${per(held.rss - base.rss)} RSS, ${per(held.heap - base.heap)} JS heap and buffers per connection (goal ≤ 20 KB)`,
     );
+  console.log(
+    `        Loggerhead CPU: ${((cpu.user + cpu.system) / 1000 / Math.max(1, lh.connected)).toFixed(2)} ms per accepted logger (connect, subscribe, status, 5 s held, disconnect)`,
+  );
   if (lh.failures) console.log(`        Loggerhead: ${lh.failures}`);
 }
 

@@ -62,8 +62,9 @@ export class DeviceDirectory {
   async stop() {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    while (this.onlineWriting) await this.onlineWriting;
+    await this.online.idle();
     await this.flushMalformed().catch(() => {});
+    await this.events.idle();
   }
 
   /** Lookups of devices not in the cache, read together: a storm of connects costs a few statements. */
@@ -142,13 +143,22 @@ export class DeviceDirectory {
     this.cache.delete(deviceId);
   }
 
+  /** Events of many devices written together (a storm of refused or failing connects). */
+  private readonly events = new Batcher<
+    { tenantId: string; thingsId: string; kind: DeviceEventKind; message: string; detail: Record<string, unknown> | null },
+    void
+  >(async (list) => {
+    await this.repo.events(list);
+    return list.map(() => undefined);
+  }, 1000);
+
   async event(
     d: Pick<DeviceIdentity, 'tenantId' | 'thingsId'>,
     kind: DeviceEventKind,
     message: string,
     detail: Record<string, unknown> | null = null,
   ) {
-    await this.repo.event(d.tenantId, d.thingsId, kind, message, detail);
+    await this.events.call({ tenantId: d.tenantId, thingsId: d.thingsId, kind, message, detail });
   }
 
   /** Events at most once a minute per device and kind, so a noisy device cannot flood the log. */
@@ -174,35 +184,16 @@ export class DeviceDirectory {
         this.log.warn({ err }, 'device status listener failed');
       }
     }
-    return new Promise<void>((resolve, reject) => {
-      this.onlineQueue.push({ change: { tenantId: d.tenantId, thingsId: d.thingsId, online, detail }, resolve, reject });
-      this.onlineWriting ??= this.writeOnline();
-    });
+    return this.online.call({ tenantId: d.tenantId, thingsId: d.thingsId, online, detail });
   }
 
-  private onlineQueue: {
-    change: { tenantId: string; thingsId: string; online: boolean; detail: Record<string, unknown> | null };
-    resolve: () => void;
-    reject: (e: unknown) => void;
-  }[] = [];
-  private onlineWriting: Promise<void> | null = null;
-
-  private async writeOnline(): Promise<void> {
-    await new Promise((r) => setImmediate(r));
-    try {
-      while (this.onlineQueue.length) {
-        const take = this.onlineQueue.splice(0, 1000);
-        try {
-          await this.repo.setOnlineMany(take.map((p) => p.change));
-          for (const p of take) p.resolve();
-        } catch (e) {
-          for (const p of take) p.reject(e);
-        }
-      }
-    } finally {
-      this.onlineWriting = null;
-    }
-  }
+  private readonly online = new Batcher<
+    { tenantId: string; thingsId: string; online: boolean; detail: Record<string, unknown> | null },
+    void
+  >(async (list) => {
+    await this.repo.setOnlineMany(list);
+    return list.map(() => undefined);
+  }, 1000);
 
   /**
    * A malformed uplink: counted, logged once (per device, then once a minute) and dropped.
@@ -221,17 +212,20 @@ export class DeviceDirectory {
   private async flushMalformed() {
     const batch = [...this.malformed.entries()];
     this.malformed.clear();
-    for (const [thingsId, m] of batch) {
-      await this.repo.addMalformed(thingsId, m.n);
-      await this.eventThrottled(
-        { thingsId, tenantId: m.tenantId, deviceId: '', thingType: 0 },
-        'malformed',
-        `${m.n} malformed uplink(s) dropped`,
-        {
-          count: m.n,
-          reasons: m.reasons,
-        },
-      );
-    }
+    // The events first (together), then the counts: once a count shows, its event is there too.
+    await Promise.all(
+      batch.map(([thingsId, m]) =>
+        this.eventThrottled(
+          { thingsId, tenantId: m.tenantId, deviceId: '', thingType: 0 },
+          'malformed',
+          `${m.n} malformed uplink(s) dropped`,
+          {
+            count: m.n,
+            reasons: m.reasons,
+          },
+        ),
+      ),
+    );
+    for (const [thingsId, m] of batch) await this.repo.addMalformed(thingsId, m.n);
   }
 }

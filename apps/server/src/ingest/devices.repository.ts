@@ -16,6 +16,24 @@ interface DeviceRow {
  * not scoped by tenant), online state and status, the device event log, malformed counts, GPS fixes.
  */
 export function ingestDevicesRepository(raw: RawSql) {
+  /** Device events, many in one statement (a storm of failing connects must not cost one each). */
+  const insertEvents = async (
+    list: { tenantId: string; thingsId: string; kind: string; message: string; detail: Record<string, unknown> | null }[],
+  ): Promise<void> => {
+    if (!list.length) return;
+    await raw.query(
+      `insert into device_events (tenant_id, things_id, kind, message, detail)
+         select * from unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::jsonb[])`,
+      [
+        list.map((e) => e.tenantId),
+        list.map((e) => e.thingsId),
+        list.map((e) => e.kind),
+        list.map((e) => e.message),
+        list.map((e) => (e.detail === null ? null : JSON.stringify(e.detail))),
+      ],
+    );
+  };
+
   return {
     /** Several devices in one statement (a fleet connecting at once); the ones not found are absent. */
     async byDeviceIds(deviceIds: string[]): Promise<(DeviceRow & { third_things_id: string })[]> {
@@ -28,15 +46,7 @@ export function ingestDevicesRepository(raw: RawSql) {
       return rows;
     },
 
-    async event(tenantId: string, thingsId: string, kind: string, message: string, detail: Record<string, unknown> | null): Promise<void> {
-      await raw.query('insert into device_events (tenant_id, things_id, kind, message, detail) values ($1,$2,$3,$4,$5::jsonb)', [
-        tenantId,
-        thingsId,
-        kind,
-        message,
-        detail === null ? null : JSON.stringify(detail),
-      ]);
-    },
+    events: insertEvents,
 
     /**
      * Online state of many devices in one statement (one row per device), and their connect and
@@ -53,36 +63,68 @@ export function ingestDevicesRepository(raw: RawSql) {
            from unnest($1::uuid[], $2::boolean[]) as v(id, online) where t.id = v.id`,
         [[...last.keys()], [...last.values()]],
       );
-      const params: unknown[] = [];
-      const rows = changes.map((c) => {
-        const b = params.length;
-        params.push(
-          c.tenantId,
-          c.thingsId,
-          c.online ? 'connect' : 'disconnect',
-          c.online ? 'connected' : 'disconnected',
-          c.detail === null ? null : JSON.stringify(c.detail),
-        );
-        return `($${b + 1},$${b + 2},$${b + 3},$${b + 4},$${b + 5}::jsonb)`;
-      });
-      await raw.query(`insert into device_events (tenant_id, things_id, kind, message, detail) values ${rows.join(',')}`, params);
+      await insertEvents(
+        changes.map((c) => ({
+          tenantId: c.tenantId,
+          thingsId: c.thingsId,
+          kind: c.online ? 'connect' : 'disconnect',
+          message: c.online ? 'connected' : 'disconnected',
+          detail: c.detail,
+        })),
+      );
     },
 
     async addMalformed(thingsId: string, n: number): Promise<void> {
       await raw.query('update things set malformed_count = malformed_count + $2 where id = $1', [thingsId, n]);
     },
 
-    /** A status uplink: online state and what the device reports (unset fields keep their value). */
-    async setStatus(
-      thingsId: string,
-      s: { online: boolean; firmware: string | null; sdState: string | null; channelEnable: number | null; server: string | null },
+    /**
+     * Status uplinks of many devices in one statement: online state and what each reports (unset
+     * fields keep their value). Several of one device are folded in their order first.
+     */
+    async setStatusMany(
+      list: {
+        thingsId: string;
+        online: boolean;
+        firmware: string | null;
+        sdState: string | null;
+        channelEnable: number | null;
+        server: string | null;
+      }[],
     ): Promise<void> {
+      if (!list.length) return;
+      const by = new Map<string, (typeof list)[number]>();
+      for (const s of list) {
+        const o = by.get(s.thingsId);
+        by.set(
+          s.thingsId,
+          o
+            ? {
+                thingsId: s.thingsId,
+                online: s.online,
+                firmware: s.firmware ?? o.firmware,
+                sdState: s.sdState ?? o.sdState,
+                channelEnable: s.channelEnable ?? o.channelEnable,
+                server: s.server ?? o.server,
+              }
+            : s,
+        );
+      }
+      const v = [...by.values()];
       await raw.query(
-        `update things set is_online = $2, connection_status = $3, last_seen_at = now(),
-                  firmware = coalesce($4, firmware), sd_card_status = coalesce($5, sd_card_status),
-                  channel_enable = coalesce($6, channel_enable), server = coalesce($7, server)
-            where id = $1`,
-        [thingsId, s.online, s.online ? 1 : 2, s.firmware, s.sdState, s.channelEnable, s.server],
+        `update things t set is_online = v.online, connection_status = case when v.online then 1 else 2 end, last_seen_at = now(),
+                  firmware = coalesce(v.firmware, t.firmware), sd_card_status = coalesce(v.sd, t.sd_card_status),
+                  channel_enable = coalesce(v.ch, t.channel_enable), server = coalesce(v.server, t.server)
+            from unnest($1::uuid[], $2::boolean[], $3::text[], $4::text[], $5::int[], $6::text[]) as v(id, online, firmware, sd, ch, server)
+           where t.id = v.id`,
+        [
+          v.map((s) => s.thingsId),
+          v.map((s) => s.online),
+          v.map((s) => s.firmware),
+          v.map((s) => s.sdState),
+          v.map((s) => s.channelEnable),
+          v.map((s) => s.server),
+        ],
       );
     },
 

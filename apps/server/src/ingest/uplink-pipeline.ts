@@ -11,6 +11,7 @@ import {
 } from '@loggerhead/can/protocol/messages.ts';
 import { isUplink, parseChildKind, parseTopic } from '@loggerhead/can/protocol/topics.ts';
 import type { RawSql } from '../db/client.ts';
+import { Batcher } from '../lib/batcher.ts';
 import type { ChunkWriter } from './chunk-writer.ts';
 import type { DeviceDirectory, DeviceIdentity } from './device-directory.ts';
 import { ingestDevicesRepository } from './devices.repository.ts';
@@ -22,6 +23,8 @@ export type TelemetryHandler = (device: DeviceIdentity, values: Record<string, u
 export type TwinAckHandler = (device: DeviceIdentity, ack: TwinAck, topic: string) => void | Promise<void>;
 
 export type UplinkResult = 'stored' | 'malformed' | 'ignored';
+
+type StatusChange = Parameters<ReturnType<typeof ingestDevicesRepository>['setStatusMany']>[0][number];
 
 /**
  * What happens to each uplink, whichever broker carried it. The returned promise settles when the
@@ -35,6 +38,8 @@ export class UplinkPipeline {
   private twinHandlers: TwinAckHandler[] = [];
 
   private readonly repo: ReturnType<typeof ingestDevicesRepository>;
+  /** Status uplinks of many devices in one statement (a fleet reports its status as it connects). */
+  private readonly statuses: Batcher<StatusChange, void>;
 
   constructor(
     raw: RawSql,
@@ -43,6 +48,10 @@ export class UplinkPipeline {
     private readonly traffic?: TrafficCounter,
   ) {
     this.repo = ingestDevicesRepository(raw);
+    this.statuses = new Batcher<StatusChange, void>(async (list) => {
+      await this.repo.setStatusMany(list);
+      return list.map(() => undefined);
+    }, 2000);
   }
 
   /** Command responses go to the commands feature (a later issue) through here. */
@@ -119,7 +128,8 @@ export class UplinkPipeline {
           this.devices.malformedUplink(d, topic, s);
           return 'malformed';
         }
-        await this.repo.setStatus(d.thingsId, {
+        await this.statuses.call({
+          thingsId: d.thingsId,
           online: s.online,
           firmware: s.firmware ?? null,
           sdState: s.sd?.state ?? null,

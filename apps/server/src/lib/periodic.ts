@@ -33,8 +33,8 @@ export function runPeriodically(app: App, ctx: Pick<AppContext, 'scheduler' | 'd
     }
   };
   if (task.cron && ctx.scheduler) {
-    // Polled every few seconds at most (a task of an hour has no need to start within two).
-    ctx.scheduler.every(task.name, task.cron, () => run(), { pollSeconds: Math.min(30, Math.max(2, task.everyMs / 120_000)) });
+    // Polled a few times a period, at most once a minute (a task of an hour has no need to start within seconds).
+    ctx.scheduler.every(task.name, task.cron, () => run(), { pollSeconds: Math.min(60, Math.max(10, task.everyMs / 4000)) });
     return;
   }
   const slots = periodicSlotsRepository(ctx.database.raw);

@@ -28,6 +28,8 @@ export class Scheduler {
   private readonly boss: PgBoss;
   private readonly registrations: Registration[] = [];
   private running = false;
+  /** This copy's worker of each queue: a job sent from here wakes it at once instead of at its next poll. */
+  private readonly workers = new Map<string, string>();
 
   constructor(
     raw: RawSql,
@@ -39,7 +41,8 @@ export class Scheduler {
 
   /** Runs `handler` on a five-field cron expression (UTC), once per due minute across all copies. */
   every(name: string, cron: string, handler: () => Promise<void>, opts: { pollSeconds?: number } = {}): void {
-    this.registrations.push({ kind: 'every', name, cron, handler, pollSeconds: opts.pollSeconds ?? 2 });
+    // Cron jobs are created once a minute at most: polling for them every few seconds is enough.
+    this.registrations.push({ kind: 'every', name, cron, handler, pollSeconds: opts.pollSeconds ?? 10 });
   }
 
   /** Handles the jobs sent to a queue, one at a time per copy. */
@@ -58,7 +61,10 @@ export class Scheduler {
     data: object,
     opts: { retryLimit?: number; retryDelay?: number; expireInSeconds?: number } = {},
   ): Promise<string | null> {
-    return this.boss.send(name, data, opts);
+    const id = await this.boss.send(name, data, opts);
+    const worker = this.workers.get(name);
+    if (worker && this.running) this.boss.notifyWorker(worker);
+    return id;
   }
 
   async start(): Promise<void> {
@@ -72,10 +78,11 @@ export class Scheduler {
           await r.handler();
         });
       } else {
-        await this.boss.work(r.name, { pollingIntervalSeconds: r.pollSeconds, includeMetadata: true }, async ([job]) => {
+        const worker = await this.boss.work(r.name, { pollingIntervalSeconds: r.pollSeconds, includeMetadata: true }, async ([job]) => {
           const j = job as unknown as { id: string; data: unknown; retryCount?: number; retry_count?: number };
           return r.handler({ id: j.id, data: j.data, retryCount: j.retryCount ?? j.retry_count ?? 0 });
         });
+        this.workers.set(r.name, worker);
       }
     }
   }

@@ -16,6 +16,8 @@ const ROUND = 200;
 const RULES_TTL_MS = 5000;
 const LEASE_MS = 30_000;
 const MAX_DELAY_MS = 5 * 60_000;
+/** How often an idle loop reads the outbox (messages other server copies wrote wait at most this). */
+const IDLE_POLL_MS = 1000;
 
 export interface EngineOptions {
   repo: ForwardRepository;
@@ -155,6 +157,7 @@ export class ForwardEngine {
   /** A rule of the tenant changed: its selection is read again, its client reopened. */
   invalidate(tenantId: string, ruleId?: string) {
     this.tenants.delete(tenantId);
+    this.idle = false;
     if (ruleId) this.dropSender(ruleId);
   }
 
@@ -452,16 +455,33 @@ export class ForwardEngine {
 
   /** One pass: flush the buffer, start delivering every rule with messages. */
   async runOnce(): Promise<void> {
+    const flushed = this.buffer.length > 0;
     await this.flush();
     const rules = await this.repo.deliverable();
+    this.lastPoll = Date.now();
+    this.idle = !flushed && rules.length === 0;
     await Promise.all(rules.map((r) => this.deliverRule(r)));
+  }
+
+  /** When the last pass found nothing to send: the outbox is then asked only every IDLE_POLL_MS. */
+  private idle = false;
+  private lastPoll = 0;
+
+  /**
+   * A pass of the loop: while idle (nothing captured here, no rule with messages) the outbox is read
+   * once a second instead of every `pollMs`, so an idle server does not spend ten statements a
+   * second on it; a message captured on this copy is flushed and sent at the next `pollMs`.
+   */
+  private async loopOnce(): Promise<void> {
+    if (this.idle && !this.buffer.length && Date.now() - this.lastPoll < IDLE_POLL_MS) return;
+    await this.runOnce();
   }
 
   start() {
     if (this.timer || this.closed) return;
     const loop = () => {
       this.timer = setTimeout(() => {
-        this.tick = this.runOnce()
+        this.tick = this.loopOnce()
           .catch((err) => this.o.log.error({ err }, 'forwarding loop failed'))
           .finally(() => {
             this.tick = null;

@@ -20,7 +20,7 @@ export function jobsModule(app: LoggerheadApp, ctx: AppContext, commands: Comman
   ctx.scheduler?.every(SWEEP, '* * * * *', async () => {
     await svc.sweep();
   });
-  ctx.scheduler?.queue<{ job_id: string; slot: number }>(RUN_QUEUE, (job) => svc.run(job), { pollSeconds: 1 });
+  ctx.scheduler?.queue<{ job_id: string; slot: number }>(RUN_QUEUE, (job) => svc.run(job), { pollSeconds: 5 });
   const auth = (req: { auth: Parameters<typeof requireAuth>[0]; params: { tenant_id: string } }) =>
     inTenant(requireAuth(req.auth), req.params.tenant_id);
 

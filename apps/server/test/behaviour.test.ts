@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { behaviourRepository } from '../src/modules/behaviour/behaviour.repository.ts';
+import { BEHAVIOUR_KEEP_DAYS, behaviourService } from '../src/modules/behaviour/behaviour.service.ts';
 import { createTestApp, loginAdmin, type TestApp } from './helper.ts';
 import { makeSubUser, makeTenant, type TenantFixture } from './things.fixtures.ts';
 
@@ -82,5 +84,49 @@ describe('user behaviour', () => {
     expect((await summary(a.auth, { start_time: now - 1000, end_time: now })).statusCode).toBe(403);
     expect((await summary(admin, { start_time: now, end_time: now - 1000 })).statusCode).toBe(400);
     expect((await summary(admin, { start_time: now - 400 * 86_400_000, end_time: now })).statusCode).toBe(400);
+  });
+
+  it(`keeps clicks ${BEHAVIOUR_KEEP_DAYS} days: the hourly retention drops older ones, in batches, and keeps the rest`, async () => {
+    const c = await makeTenant(t);
+    expect((await post(c.auth, { events: Array.from({ length: 7 }, (_, i) => click('retention', `a${i}`)) })).json()).toEqual({
+      accepted: 7,
+    });
+    const day = 86_400_000;
+    const now = Date.now();
+    const age = async (action: string, days: number) =>
+      t.database.raw.query('update user_behaviours set at = $3 where tenant_id = $1 and action = $2', [
+        c.tenantId,
+        action,
+        new Date(now - days * day),
+      ]);
+    // Four past the limit, two just inside it, one of today.
+    for (const [action, days] of [
+      ['a0', 1000],
+      ['a1', 500],
+      ['a2', BEHAVIOUR_KEEP_DAYS + 1],
+      ['a3', BEHAVIOUR_KEEP_DAYS + 0.01],
+      ['a4', BEHAVIOUR_KEEP_DAYS - 1],
+      ['a5', 300],
+    ] as const)
+      await age(action, days);
+    const kept = async () =>
+      (
+        await t.database.raw.query<{ action: string }>('select action from user_behaviours where tenant_id = $1 order by action', [
+          c.tenantId,
+        ])
+      ).rows.map((r) => r.action);
+
+    // Small batches: the sweep goes on until none is left.
+    expect(await behaviourRepository(t.database.raw).purgeBefore(new Date(now - BEHAVIOUR_KEEP_DAYS * day), 3)).toBe(4);
+    expect(await kept()).toEqual(['a4', 'a5', 'a6']);
+    // The service's sweep keeps what is young enough: a summary over the last year still counts all it holds.
+    expect(await behaviourService(behaviourRepository(t.database.raw)).purge(now)).toBe(0);
+    const year = (await summary(admin, { start_time: now - 365 * day, end_time: now + 1000, tenant_id: c.tenantId })).json();
+    expect(year.total).toBe(2);
+    // A year and more later, all are gone.
+    expect(await behaviourService(behaviourRepository(t.database.raw)).purge(now + 2 * BEHAVIOUR_KEEP_DAYS * day)).toBeGreaterThanOrEqual(
+      3,
+    );
+    expect(await kept()).toEqual([]);
   });
 });

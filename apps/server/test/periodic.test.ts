@@ -75,6 +75,7 @@ describe('periodic work on two server copies (one database)', () => {
         expect.arrayContaining([
           { name: 'session-sweep', cron: '11 * * * *' },
           { name: 'retention-sweep', cron: '23 * * * *' },
+          { name: 'behaviour-retention', cron: '29 * * * *' },
           { name: 'tenant-job-sweep', cron: '* * * * *' },
         ]),
       );

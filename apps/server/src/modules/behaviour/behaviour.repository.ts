@@ -25,6 +25,19 @@ export function behaviourRepository(raw: RawSql) {
       return rows.length;
     },
 
+    /** Deletes rows older than `before`, a bounded batch per statement; how many went. */
+    async purgeBefore(before: Date, batch = 10_000): Promise<number> {
+      let gone = 0;
+      for (;;) {
+        const { rows } = await raw.query(
+          `delete from user_behaviours where id in (select id from user_behaviours where at < $1 order by at limit $2) returning id`,
+          [before, batch],
+        );
+        gone += rows.length;
+        if (rows.length < batch) return gone;
+      }
+    },
+
     async summary(q: { from: Date; to: Date; tenantId?: string; module?: string }, limit: number) {
       const params: unknown[] = [q.from, q.to];
       const where = ['b.at >= $1', 'b.at < $2'];

@@ -2,6 +2,7 @@ import { ErrorResponseSchema, Routes } from '@loggerhead/contract';
 import type { AppContext, LoggerheadApp } from '../../app.ts';
 import { requireAuth } from '../../lib/auth.ts';
 import type { App } from '../../lib/fastify.ts';
+import { runPeriodically } from '../../lib/periodic.ts';
 import { route } from '../../lib/route.ts';
 import { behaviourRepository } from './behaviour.repository.ts';
 import { behaviourService } from './behaviour.service.ts';
@@ -18,4 +19,6 @@ export function behaviourRoutes(root: LoggerheadApp, ctx: AppContext) {
   const behaviour = behaviourService(behaviourRepository(ctx.database.raw));
   route(app, R.record, { ...withErrors, bodyLimit: BEHAVIOUR_BODY_LIMIT }, (req) => behaviour.record(requireAuth(req.auth), req.body));
   route(app, R.summary, withErrors, (req) => behaviour.summary(req.query));
+  // Old clicks are dropped every hour (decision 0166).
+  runPeriodically(app, ctx, { name: 'behaviour-retention', everyMs: 3600_000, cron: '29 * * * *', work: () => behaviour.purge() });
 }

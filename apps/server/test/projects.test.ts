@@ -142,8 +142,10 @@ describe('projects', () => {
     const renamed = await req('PUT', `/v1/things/tenants/${a.tenantId}/things/${d4.id}`, member, { name: 'P-in-group-renamed' });
     expect(renamed.statusCode).toBe(200);
 
-    // The group loses its device: the project does too.
+    // The group loses its device: the project does too, and the member signs in again (its sockets closed).
     await req('POST', `/v1/out-group-mgmt/tenants/${a.tenantId}/groups/${group.id}/unbind`, a.auth, { things_ids: [d4.id] });
+    expect((await req('GET', `/v1/things/tenants/${a.tenantId}/things`, member)).statusCode).toBe(401);
+    member = await login(t.app, name, PASSWORD);
     expect(await visible(a, member)).toEqual(['P-direct', 'P-in-vehicle']);
 
     // Out of the project, the sub-user's own grants apply again.

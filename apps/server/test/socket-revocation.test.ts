@@ -186,9 +186,57 @@ interface Cause {
   cause: (sc: Scene) => Promise<void>;
   /** The tenant's manager loses its sockets too. */
   managerToo?: boolean;
+  /** Sets the scene up before the sockets open (a new session when the set-up ended the old one). */
+  prepare?: (sc: Scene) => Promise<Scene>;
 }
 
 const ok = (res: { statusCode: number; body: string }, status: number) => expect(res.statusCode, res.body).toBe(status);
+
+/** The scene's manager calls a tenant route. */
+const call = (sc: Scene, method: 'PUT' | 'POST' | 'DELETE', path: string, payload?: object) =>
+  t.app.inject({
+    method,
+    url: `/v1${path.replace(':tenant', sc.tenant.tenantId)}`,
+    headers: { authorization: sc.tenant.auth },
+    ...(payload ? { payload } : {}),
+  });
+
+/** Ids of what the scene's project holds the device through. */
+const held = new Map<Scene, { groupId?: string; vehicleId?: string }>();
+
+/**
+ * The sub-user becomes the member of a project that holds the scene's device only through a group
+ * or a vehicle (joining ends its sessions, so it signs in again).
+ */
+const inProjectThrough =
+  (via: 'group' | 'vehicle') =>
+  async (sc: Scene): Promise<Scene> => {
+    const ids: { groupId?: string; vehicleId?: string } = {};
+    if (via === 'group') {
+      const g = await call(sc, 'POST', '/out-group-mgmt/tenants/:tenant/groups', { name: 'Watched' });
+      ok(g, 200);
+      ids.groupId = g.json().id;
+      ok(await call(sc, 'POST', `/out-group-mgmt/tenants/:tenant/groups/${ids.groupId}/bind`, { things_ids: [sc.thingsId] }), 200);
+    } else {
+      const v = await call(sc, 'POST', '/things/tenants/:tenant/vehicles', {
+        name: 'Watched',
+        channels: [{ name: 'Powertrain', things_id: sc.thingsId, channel: 0 }],
+      });
+      ok(v, 200);
+      ids.vehicleId = v.json().id;
+    }
+    const p = await call(sc, 'POST', '/project/tenants/:tenant/projects', { name: 'Watched' });
+    ok(p, 200);
+    const bound = await call(sc, 'POST', `/project/tenants/:tenant/projects/${p.json().id}/bind`, {
+      ...(ids.groupId ? { group_ids: [ids.groupId] } : { vehicle_ids: [ids.vehicleId] }),
+      users: [{ user_id: sc.sub.userId, access: 'read' }],
+    });
+    ok(bound, 200);
+    const next = { ...sc, s: await session(`${sc.sub.username}@${sc.tenant.name}`, PASSWORD) };
+    held.set(next, ids);
+    return next;
+  };
+const heldBy = (sc: Scene) => held.get(sc) ?? {};
 
 const causes: Cause[] = [
   {
@@ -265,6 +313,36 @@ const causes: Cause[] = [
     error: 'auth.access-withdrawn',
     cause: async (sc) => ok(await manage(sc, 'DELETE', ''), 204),
   },
+  // A project narrows through what it holds too (decision 0165): at once, not at the periodic check.
+  {
+    name: "a project's group loses the device",
+    close: SocketClose.accessWithdrawn,
+    error: 'auth.access-withdrawn',
+    prepare: inProjectThrough('group'),
+    cause: async (sc) =>
+      ok(await call(sc, 'POST', `/out-group-mgmt/tenants/:tenant/groups/${heldBy(sc).groupId}/unbind`, { things_ids: [sc.thingsId] }), 200),
+  },
+  {
+    name: "a project's group is deleted",
+    close: SocketClose.accessWithdrawn,
+    error: 'auth.access-withdrawn',
+    prepare: inProjectThrough('group'),
+    cause: async (sc) => ok(await call(sc, 'DELETE', `/out-group-mgmt/tenants/:tenant/groups/${heldBy(sc).groupId}`), 200),
+  },
+  {
+    name: "a project's vehicle loses the device",
+    close: SocketClose.accessWithdrawn,
+    error: 'auth.access-withdrawn',
+    prepare: inProjectThrough('vehicle'),
+    cause: async (sc) => ok(await call(sc, 'PUT', `/things/tenants/:tenant/vehicles/${heldBy(sc).vehicleId}`, { channels: [] }), 200),
+  },
+  {
+    name: "a project's vehicle is deleted",
+    close: SocketClose.accessWithdrawn,
+    error: 'auth.access-withdrawn',
+    prepare: inProjectThrough('vehicle'),
+    cause: async (sc) => ok(await call(sc, 'DELETE', `/things/tenants/:tenant/vehicles/${heldBy(sc).vehicleId}`), 204),
+  },
   {
     name: 'tenant disabled',
     close: SocketClose.accessWithdrawn,
@@ -285,7 +363,7 @@ const causes: Cause[] = [
 
 describe('every console socket closes when the right to read it ends', () => {
   it.each(causes)('$name', async (c) => {
-    const sc = await scene();
+    const sc = c.prepare ? await c.prepare(await scene()) : await scene();
     const sockets = await Promise.all(kinds.map((k) => k.open(sc, sc.s.token)));
     // A bystander: the manager's bell, on the manager's own session.
     const bystander = await kinds[1].open(

@@ -24,6 +24,7 @@ import { bindingsService } from '../mapping/bindings.service.ts';
 import { mappingRepository } from '../mapping/mapping.repository.ts';
 import { mappingService } from '../mapping/mapping.service.ts';
 import { thingsService } from '../things/things.service.ts';
+import { projectNarrowing } from '../project/project.narrowing.ts';
 import { vehiclesService } from '../things/vehicles.service.ts';
 import { userConfigRepository } from '../user-config/user-config.repository.ts';
 import { userConfigService } from '../user-config/user-config.service.ts';
@@ -205,7 +206,7 @@ export async function seedDemo(
     devices[i] = { id, deviceId, name: spec.name };
   }
 
-  const cars = vehiclesService(raw);
+  const cars = vehiclesService(raw, projectNarrowing(ctx));
   if ((await cars.list(auth, 1, 10, DEMO_DEVICES[0].name)).total === 0) {
     await cars.create(
       auth,

@@ -5,6 +5,7 @@ import { requireAuth } from '../../lib/auth.ts';
 import type { App } from '../../lib/fastify.ts';
 import { route } from '../../lib/route.ts';
 import type { CommandService } from '../command/command.service.ts';
+import { projectNarrowing } from '../project/project.narrowing.ts';
 import { inTenant } from '../things/things.access.ts';
 import { groupRepository } from './group.repository.ts';
 import { groupService } from './group.service.ts';
@@ -19,7 +20,7 @@ const auth = (req: { auth: FastifyRequest['auth']; params: { tenant_id: string }
 /** Device groups (spec §7 /out-group-mgmt): groups, bind/unbind devices, group commands. */
 export function groupRoutes(root: LoggerheadApp, ctx: AppContext, commands: CommandService) {
   const app = root as unknown as App;
-  const groups = groupService(ctx.database.raw, groupRepository(ctx.database.raw), commands);
+  const groups = groupService(ctx.database.raw, groupRepository(ctx.database.raw), commands, projectNarrowing(ctx));
   route(app, R.list, withErrors, (req) => groups.list(auth(req), req.query));
   route(app, R.create, withErrors, (req) => groups.create(auth(req), req.body));
   route(app, R.get, withErrors, (req) => groups.get(auth(req), req.params.id));

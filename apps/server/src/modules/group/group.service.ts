@@ -4,6 +4,7 @@ import { epochMs as ms } from '../../db/rows.ts';
 import type { Auth } from '../../lib/auth.ts';
 import { ApiError, badRequest, conflict, notFound } from '../../lib/errors.ts';
 import type { CommandService } from '../command/command.service.ts';
+import type { ProjectNarrowing } from '../project/project.narrowing.ts';
 import { requireDevicesWritable, restrictedUser } from '../things/things.access.ts';
 import type { GroupCommandRow, GroupRepository, GroupRow } from './group.repository.ts';
 
@@ -33,9 +34,15 @@ const groupNotFound = () => new ApiError(404, 'group.not-found');
 /**
  * Device groups (spec §7 /out-group-mgmt): a group holds devices of its tenant; a group command
  * sends one device command to every member through the command service, so each member's command
- * is queued, sent, answered or timed out exactly as a single command is.
+ * is queued, sent, answered or timed out exactly as a single command is. A group that loses a device,
+ * or is deleted, ends the sessions of the members of the projects that hold it (`projects`).
  */
-export function groupService(raw: RawSql, repo: GroupRepository, commands: Pick<CommandService, 'target' | 'issueRaw'>) {
+export function groupService(
+  raw: RawSql,
+  repo: GroupRepository,
+  commands: Pick<CommandService, 'target' | 'issueRaw'>,
+  projects: Pick<ProjectNarrowing, 'narrowing'>,
+) {
   async function group(auth: Auth, id: string): Promise<GroupRow> {
     const g = await repo.get(auth, id);
     if (!g) throw groupNotFound();
@@ -100,7 +107,9 @@ export function groupService(raw: RawSql, repo: GroupRepository, commands: Pick<
     },
 
     async remove(auth: Auth, id: string): Promise<void> {
+      const narrowed = await projects.narrowing(auth, 'groups', [id]);
       if (!(await repo.remove(auth, id))) throw groupNotFound();
+      await narrowed();
     },
 
     async members(auth: Auth, id: string, page: number, size: number) {
@@ -118,7 +127,9 @@ export function groupService(raw: RawSql, repo: GroupRepository, commands: Pick<
 
     async unbind(auth: Auth, id: string, thingsIds: string[]) {
       await group(auth, id);
+      const narrowed = await projects.narrowing(auth, 'groups', [id]);
       const changed = await repo.unbind(auth, id, await devices(auth, thingsIds));
+      if (changed) await narrowed();
       return { things_count: (await group(auth, id)).things_count, changed };
     },
 

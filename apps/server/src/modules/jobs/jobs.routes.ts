@@ -5,6 +5,7 @@ import { route } from '../../lib/route.ts';
 import type { CommandService } from '../command/command.service.ts';
 import { groupRepository } from '../group/group.repository.ts';
 import { groupService } from '../group/group.service.ts';
+import { projectNarrowing } from '../project/project.narrowing.ts';
 import { inTenant } from '../things/things.access.ts';
 import { jobsService, RUN_QUEUE, SWEEP } from './jobs.service.ts';
 
@@ -15,7 +16,7 @@ const withErrors = { tags, errors };
 
 /** Scheduled jobs (`/job-mgmt`): the routes, the minute's sweep and the queue of runs on the scheduler. */
 export function jobsModule(app: LoggerheadApp, ctx: AppContext, commands: CommandService) {
-  const groups = groupService(ctx.database.raw, groupRepository(ctx.database.raw), commands);
+  const groups = groupService(ctx.database.raw, groupRepository(ctx.database.raw), commands, projectNarrowing(ctx));
   const svc = jobsService({ raw: ctx.database.raw, commands, groups, scheduler: ctx.scheduler });
   ctx.scheduler?.every(SWEEP, '* * * * *', async () => {
     await svc.sweep();

@@ -190,6 +190,18 @@ export function projectRepository(raw: RawSql) {
       return rows.length;
     },
 
+    /** The members of every project of the tenant that holds one of these devices, groups or vehicles. */
+    async membersHolding(tenantId: string, kind: ProjectKind, ids: string[]): Promise<string[]> {
+      if (!ids.length) return [];
+      const k = KINDS[kind];
+      const { rows } = await raw.query<{ user_id: string }>(
+        `select distinct pu.user_id from project_users pu join ${k.table} h on h.project_id = pu.project_id
+          where h.tenant_id = $1 and h.${k.column} = any($2::uuid[])`,
+        [tenantId, ids],
+      );
+      return rows.map((r) => r.user_id);
+    },
+
     async memberIds(auth: Auth, id: string): Promise<string[]> {
       const { rows } = await raw.query<{ user_id: string }>('select user_id from project_users where tenant_id = $1 and project_id = $2', [
         auth.tenantId,

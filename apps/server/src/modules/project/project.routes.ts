@@ -4,8 +4,8 @@ import type { AppContext, LoggerheadApp } from '../../app.ts';
 import { requireAuth } from '../../lib/auth.ts';
 import type { App } from '../../lib/fastify.ts';
 import { route } from '../../lib/route.ts';
-import { accountsRepository } from '../tenant/accounts.repository.ts';
 import { inTenant } from '../things/things.access.ts';
+import { projectNarrowing } from './project.narrowing.ts';
 import { projectRepository } from './project.repository.ts';
 import { projectService } from './project.service.ts';
 
@@ -19,14 +19,8 @@ const auth = (req: { auth: FastifyRequest['auth']; params: { tenant_id: string }
 /** Projects (spec §1, §7): devices, groups, vehicles and sub-users of a project. */
 export function projectRoutes(root: LoggerheadApp, ctx: AppContext) {
   const app = root as unknown as App;
-  const accounts = accountsRepository(ctx.database.raw);
   // Members whose devices changed sign in again, as after a change of their device grants.
-  const endSessionsOf = async (userIds: string[]) => {
-    for (const userId of new Set(userIds)) {
-      await accounts.revokeSessions(userId);
-      ctx.control.endSessions({ userId }, 'withdrawn');
-    }
-  };
+  const { endSessionsOf } = projectNarrowing(ctx);
   const projects = projectService(projectRepository(ctx.database.raw), endSessionsOf);
   route(app, R.list, withErrors, (req) => projects.list(auth(req), req.query));
   route(app, R.create, withErrors, (req) => projects.create(auth(req), req.body));

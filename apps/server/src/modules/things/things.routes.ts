@@ -5,6 +5,7 @@ import { requireAuth } from '../../lib/auth.ts';
 import { badRequest } from '../../lib/errors.ts';
 import type { App } from '../../lib/fastify.ts';
 import { route } from '../../lib/route.ts';
+import { projectNarrowing } from '../project/project.narrowing.ts';
 import { inTenant } from './things.access.ts';
 import { thingsService } from './things.service.ts';
 import { vehiclesService } from './vehicles.service.ts';
@@ -28,7 +29,7 @@ export async function thingsRoutes(root: LoggerheadApp, ctx: AppContext) {
     onRemoved: (tenantId, thingsId) => ctx.events.emit('access.changed', { tenantId, thingsId }),
     assertCanAdd: (auth, resource, current) => ctx.quota.assertCanAdd(auth, resource, current),
   });
-  const cars = vehiclesService(ctx.database.raw);
+  const cars = vehiclesService(ctx.database.raw, projectNarrowing(ctx));
 
   await root.register(async (scope) => {
     const app = scope as unknown as App;

@@ -2,14 +2,16 @@ import { type Vehicle, type VehicleCreate, VIN_RE } from '@loggerhead/contract';
 import type { RawSql } from '../../db/client.ts';
 import type { Auth } from '../../lib/auth.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
+import type { ProjectNarrowing } from '../project/project.narrowing.ts';
 import { requireDevicesWritable } from './things.access.ts';
 import { type VehicleRow, vehiclesRepository } from './vehicles.repository.ts';
 
 /**
  * Vehicles (CarManager) whose channels name device CAN channels. A vehicle is made, changed or
- * deleted only by a caller who may write to every device it names, before and after.
+ * deleted only by a caller who may write to every device it names, before and after. A vehicle that
+ * loses a device, or is deleted, ends the sessions of the members of the projects that hold it.
  */
-export function vehiclesService(raw: RawSql) {
+export function vehiclesService(raw: RawSql, projects: Pick<ProjectNarrowing, 'narrowing'>) {
   const repo = vehiclesRepository(raw);
 
   async function toVehicle(auth: Auth, r: VehicleRow): Promise<Vehicle> {
@@ -84,16 +86,21 @@ export function vehiclesService(raw: RawSql) {
         channels: body.channels ?? cur.channels,
       });
       await requireDevicesWritable(raw, auth, devicesOf(v.channels));
+      const kept = new Set(devicesOf(v.channels));
+      const narrowed = devicesOf(cur.channels).some((d) => !kept.has(d)) ? await projects.narrowing(auth, 'vehicles', [id]) : null;
       await repo.update(auth, id, v).catch((e) => {
         throw dupVin(e);
       });
+      await narrowed?.();
       return this.get(auth, id);
     },
     async remove(auth: Auth, id: string): Promise<void> {
       const cur = await repo.get(auth, id);
       if (!cur) throw notFound('Vehicle not found');
       await requireDevicesWritable(raw, auth, devicesOf(cur.channels));
+      const narrowed = await projects.narrowing(auth, 'vehicles', [id]);
       if (!(await repo.remove(auth, id))) throw notFound('Vehicle not found');
+      await narrowed();
     },
   };
 }

@@ -1,49 +1,22 @@
+import { MENU_GRANTS, type MenuKey } from '@loggerhead/contract/menus.ts';
 import type { Page } from '@playwright/test';
+import { CONTAINER_PAGE_ACCESS, type PageAccess } from '../../apps/web/src/app/page-access.ts';
 import { seedSubUser } from '../support/accounts.ts';
 import { expect, loginThroughForm, routePage, test } from '../support/test.ts';
 
 /**
- * Every page of the console (spec §2's routes), opened by typing its address: a user gets a page
- * only through the menu entry that leads to it. Each route with the menu entry it belongs to
- * (null: the user centre and the user's own HMI screens, which every signed-in user has).
+ * Every page of the console, opened by typing its address, taken from the table the router takes
+ * each page's guard from (a new page is walked here without touching this test): a user gets a page
+ * only through the menu entry or the key that gives it, or when it is their own account's.
  */
-const ROUTES: [path: string, menu: string | null][] = [
-  ['HomePage', 'home'],
-  ['HomePage/DeviceDetails', 'home'],
-  ['EditTriggerRule', 'home'],
-  ['Dashboard', 'dashboard'],
-  ['CarManager', 'car'],
-  ['CarManager/CarDetails', 'car'],
-  ['DBCManager', 'dbc'],
-  ['DBCImportPage', 'dbc'],
-  ['TestManager', 'test'],
-  ['ECUManager', 'ecu'],
-  ['BreakdownCodeManager', 'fault-code'],
-  ['EFenceManager', 'fence'],
-  ['EFenceManager/EFenceEditor', 'fence'],
-  ['WorkOrderList', 'workorder'],
-  ['HandleWorkOrder', 'workorder'],
-  ['WorkOrderDetail', 'workorder'],
-  ['DeviceTypeList', 'device-type'],
-  ['DeviceTypeDetails', 'device-type'],
-  ['LabelManager', 'label'],
-  ['GroupManager', 'group'],
-  ['ForwardManager', 'forward'],
-  ['StatisticsManager', 'statistics'],
-  ['DataUsage', 'data-usage'],
-  ['PluginManager', 'plugin'],
-  ['JobManager', 'job'],
-  ['ApiKeyManager', 'api-key'],
-  ['ProjectManager', 'project'],
-  ['HmiManager', 'hmi'],
-  ['HmiManager/HmiEditor', 'hmi'],
-  ['MyHmi', null],
-  ['UserManager/SubuserManagement', 'subuser'],
-  ['UserManager/Log', 'oplog'],
-  ['UserManager/SystemConfig', 'system-config'],
-  ['SystemManager/SystemSetting', 'system-setting'],
-  ['UserManager/UserCenter', null],
-];
+const ROUTES = Object.entries(CONTAINER_PAGE_ACCESS) as [string, PageAccess][];
+
+/** Whether a sub-user bound to the menu entries `menus` (and so holding their keys) gets the page. */
+function givenTo(menus: MenuKey[], access: PageAccess): boolean {
+  if ('open' in access) return true;
+  if ('permission' in access) return menus.some((m) => (MENU_GRANTS[m] ?? []).includes(access.permission));
+  return menus.includes(access.menu) && !access.systemManagerOnly;
+}
 
 /** Opens `path` by its address and says whether the console answered with its 403 page. */
 async function opensAs(page: Page, path: string): Promise<'page' | '403'> {
@@ -66,9 +39,11 @@ test.describe('pages follow the menus', () => {
     const driver = await seedSubUser(adminApi, ['car'], 'onemenu');
     await loginThroughForm(page, driver);
 
-    for (const [route, menu] of ROUTES) {
+    // The table holds every kind of guard the test walks.
+    expect(ROUTES.filter(([, a]) => 'permission' in a).length).toBeGreaterThan(0);
+    for (const [route, access] of ROUTES) {
       const path = `/Container/${route}`;
-      const given = menu === null || menu === 'car';
+      const given = givenTo(['car'], access);
       expect(await opensAs(page, path), path).toBe(given ? 'page' : '403');
       if (!given) {
         // Not a page with working buttons: only the 403 result, no button of the page.

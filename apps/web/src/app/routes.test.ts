@@ -2,7 +2,8 @@ import { matchRoutes, type RouteObject } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { MENU_PATHS } from '../session/menus.ts';
 import { isPublicPath } from './guard.ts';
-import { buildRoutes, forbidden, type RouteHandle } from './routes.ts';
+import { CONTAINER_PAGE_ACCESS } from './page-access.ts';
+import { buildRoutes, forbidden, guarded, type RouteHandle } from './routes.ts';
 
 const Dummy = () => null;
 const routes = buildRoutes({ Root: Dummy, Fallback: Dummy, ErrorBoundary: Dummy });
@@ -78,13 +79,50 @@ describe('routes of spec §2', () => {
   it('closes a page whose menu entry the user lacks, and System setting to all but system managers', () => {
     const handle = (p: string) => leaf(p)?.handle as RouteHandle | undefined;
     const car = new Set(['car'] as const);
-    expect(forbidden(handle('/Container/CarManager/CarDetails'), 'sub-user', car)).toBe(false);
-    expect(forbidden(handle('/Container/UserManager/UserCenter'), 'sub-user', car)).toBe(false);
-    expect(forbidden(handle('/Container/HomePage'), 'sub-user', car)).toBe(true);
-    expect(forbidden(handle('/Container/DBCImportPage'), 'sub-user', car)).toBe(true);
+    const any = () => true;
+    expect(forbidden(handle('/Container/CarManager/CarDetails'), 'sub-user', car, any)).toBe(false);
+    expect(forbidden(handle('/Container/UserManager/UserCenter'), 'sub-user', car, any)).toBe(false);
+    expect(forbidden(handle('/Container/HomePage'), 'sub-user', car, any)).toBe(true);
+    expect(forbidden(handle('/Container/DBCImportPage'), 'sub-user', car, any)).toBe(true);
     const all = new Set(Object.keys(MENU_PATHS) as (keyof typeof MENU_PATHS)[]);
-    expect(forbidden(handle('/Container/SystemManager/SystemSetting'), 'manager', all)).toBe(true);
-    expect(forbidden(handle('/Container/SystemManager/SystemSetting'), 'system-manager', all)).toBe(false);
+    expect(forbidden(handle('/Container/SystemManager/SystemSetting'), 'manager', all, any)).toBe(true);
+    expect(forbidden(handle('/Container/SystemManager/SystemSetting'), 'system-manager', all, any)).toBe(false);
+  });
+
+  it('closes the orders page to a user without the orders key, whatever menus it has', () => {
+    const orders = leaf('/Container/UserManager/Orders')?.handle as RouteHandle | undefined;
+    const all = new Set(Object.keys(MENU_PATHS) as (keyof typeof MENU_PATHS)[]);
+    const keys = (held: string[]) => (key: string) => held.includes(key);
+    expect(forbidden(orders, 'sub-user', all, keys(['car:car:query']))).toBe(true);
+    expect(forbidden(orders, 'manager', new Set(), keys(['billing:order:query']))).toBe(false);
+  });
+
+  /** Every route of the tree that renders a page, with its full path. */
+  function pages(list: RouteObject[], prefix = ''): { path: string; route: RouteObject }[] {
+    return list.flatMap((r) => {
+      const path = r.path ? `${prefix}/${r.path}` : prefix;
+      const here = r.lazy && !r.children && r.path !== '*' ? [{ path, route: r }] : [];
+      return [...here, ...pages(r.children ?? [], path)];
+    });
+  }
+
+  it('guards every page of the router: a menu entry, a key, the system manager, or open on purpose', () => {
+    const all = pages(routes);
+    expect(all.length).toBeGreaterThan(40);
+    const unguarded = all.filter(({ route }) => {
+      const h = route.handle as RouteHandle | undefined;
+      return !guarded(h) && h?.open === undefined;
+    });
+    expect(unguarded.map((p) => p.path)).toEqual([]);
+    // The console's pages take their guard from the one table, and only they are in it.
+    const inConsole = all.filter((p) => p.path.startsWith('/Container/')).map((p) => p.path.slice('/Container/'.length));
+    expect(inConsole.sort()).toEqual(Object.keys(CONTAINER_PAGE_ACCESS).sort());
+    // Open on purpose: the sign-in pages and documentation to visitors, the user's own account's pages.
+    const open = (kind: string) => all.filter((p) => (p.route.handle as RouteHandle | undefined)?.open === kind).map((p) => p.path);
+    expect(open('public').sort()).toEqual(['/ForgetPassword', '/Login', '/Register', '/doc']);
+    expect(open('own-account').sort()).toEqual(['/Container/MyHmi', '/Container/UserManager/UserCenter', '/HmiView', '/Watch']);
+    // A page outside the console shell has no 403 page: a guard there would not be enforced.
+    expect(all.filter((p) => !p.path.startsWith('/Container/') && guarded(p.route.handle as RouteHandle)).map((p) => p.path)).toEqual([]);
   });
 
   it.each([

@@ -3,16 +3,17 @@ import { Result, Spin } from 'antd';
 import { Activity, type ReactNode, Suspense, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type UIMatch, useMatches, useOutlet } from 'react-router';
+import { can } from '../../session/can.ts';
 import type { Role } from '../../session/menus.ts';
 import { containerPath } from '../page-titles.ts';
-import { forbidden, type RouteHandle } from '../routes.ts';
+import { forbidden, guarded, type RouteHandle } from '../routes.ts';
 import { PageBreadcrumb } from './page-breadcrumb.tsx';
 
 /**
  * Renders the page of the current route. Pages marked `keepAlive` (HomePage and
  * CarManager, spec §2) stay mounted but hidden after the user leaves them, so lists,
  * filters and scroll positions are still there on return. A page the user may not open (typed
- * into the address bar: it is in none of their menus) is the 403 page, never the page itself; until
+ * into the address bar: it is in none of their menus, or its key is not theirs) is the 403 page, never the page itself; until
  * the user's role and menus are known, a spinner.
  */
 export function PageOutlet({ role, settled, menus }: { role: Role; settled: boolean; menus: ReadonlySet<MenuKey> }) {
@@ -25,8 +26,7 @@ export function PageOutlet({ role, settled, menus }: { role: Role; settled: bool
   const spin = <Spin style={{ display: 'block', margin: '80px auto' }} />;
 
   let page: ReactNode = outlet;
-  const gated = handle?.systemManagerOnly || handle?.menu !== undefined;
-  const closed = gated && (!settled || forbidden(handle, role, menus));
+  const closed = guarded(handle) && (!settled || forbidden(handle, role, menus, can));
   if (closed) {
     page = settled ? (
       <div data-testid="forbidden">

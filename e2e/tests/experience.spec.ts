@@ -13,9 +13,10 @@ test('the experience account shows the demo devices with their history and curve
   const table = page.getByTestId('device-table');
   await expect(async () => {
     await page.reload();
-    await expect(table.getByTestId('device-name').filter({ hasText: 'Demo van 3' })).toBeVisible({ timeout: 3_000 });
+    await expect(table.getByTestId('device-name').filter({ hasText: '演示货车 3' })).toBeVisible({ timeout: 3_000 });
   }).toPass({ timeout: 60_000 });
-  for (const name of ['Demo truck 1', 'Demo truck 2', 'Demo van 3']) {
+  // The demo's names are read in the reader's language (decision 0178): the console's zh here.
+  for (const name of ['演示卡车 1', '演示卡车 2', '演示货车 3']) {
     await expect(table.getByTestId('device-name').filter({ hasText: name })).toBeVisible();
   }
   // Read-only: the buttons of keys it lacks are hidden; looking and exporting stay.
@@ -25,9 +26,9 @@ test('the experience account shows the demo devices with their history and curve
   await expect(table.getByTestId('delete-device')).toHaveCount(0);
 
   // The first truck drove through the last hour: its raw frames are in the history.
-  await table.getByTestId('device-name').filter({ hasText: 'Demo truck 1' }).click();
+  await table.getByTestId('device-name').filter({ hasText: '演示卡车 1' }).click();
   await expect(page).toHaveURL(/\/Container\/HomePage\/DeviceDetails\?id=/);
-  await expect(page.getByTestId('device-title')).toHaveText('Demo truck 1');
+  await expect(page.getByTestId('device-title')).toHaveText('演示卡车 1');
   await page.getByRole('tab', { name: '设备数据' }).click();
   await page.getByRole('tab', { name: '历史数据' }).click();
   const history = page.getByTestId('history-table');
@@ -57,14 +58,10 @@ test('the experience account shows the demo devices with their history and curve
   await page.getByTestId('top-menu').getByText('仪表盘', { exact: true }).click();
   await expect(page).toHaveURL(/\/Container\/Dashboard$/);
   await expect(page.getByTestId('panel')).toHaveCount(5);
-  await expect(page.getByTestId('panel-name')).toHaveText([
-    'Vehicle speed',
-    'Battery SOC',
-    'Coolant temperature',
-    'Speed and throttle',
-    'Battery current',
-  ]);
-  await expect(page.locator('[data-panel-name="Vehicle speed"]')).toContainText('km/h');
+  await expect(page.getByTestId('panel-name')).toHaveText(['车速', '电池 SOC', '冷却液温度', '车速与油门', '电池电流']);
+  await expect(page.locator('[data-panel-name="车速"]')).toContainText('km/h');
+  // The DBC's degC as a zh reader writes it.
+  await expect(page.locator('[data-panel-name="冷却液温度"]')).toContainText('℃');
   await expect(page.getByTestId('panel-add')).toHaveCount(0);
   await expect(page.getByTestId('panel-edit')).toHaveCount(0);
   await expect(page.getByTestId('panel-delete')).toHaveCount(0);

@@ -34,6 +34,7 @@ import {
 import { JobLeases } from './lib/job-leases.ts';
 import { runPeriodically } from './lib/periodic.ts';
 import { registerRateLimits } from './lib/rate-limits.ts';
+import { registerReaderTexts } from './lib/reader-texts.ts';
 import { Scheduler } from './lib/scheduler.ts';
 import { registerSecurityHeaders } from './lib/security-headers.ts';
 import { Cluster } from './live/cluster.ts';
@@ -48,6 +49,7 @@ import { opLogRepository } from './modules/oplog/oplog.repository.ts';
 import { modules } from './modules/registry.ts';
 import { createSignals, type Signals } from './modules/signals/signals.module.ts';
 import { ensureSystemManager } from './modules/tenant/bootstrap.ts';
+import { customizationRepository } from './modules/tenant/customization.repository.ts';
 import { webDeployRepository } from './modules/web-config/web-deploy.repository.ts';
 import { type WebDeployService, webDeployService } from './modules/web-config/web-deploy.service.ts';
 import { webVersionsRepository } from './modules/web-config/web-versions.repository.ts';
@@ -246,6 +248,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
 
   // Security headers, compression and rate limits (docs/security.md): before any route, so every
   // route gets them.
+  // Seeded names and units in the reader's language (decision 0178): before compression takes the body.
+  registerReaderTexts(app, (tenantId) => customizationRepository(database.raw).language(tenantId));
   await registerSecurityHeaders(app, config);
   await registerRateLimits(app, config.rateLimits);
   await app.register(cookie);

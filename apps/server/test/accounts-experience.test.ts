@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { PERMISSIONS } from '@loggerhead/contract';
+import { PERMISSIONS, resolveTextRefs } from '@loggerhead/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
@@ -9,6 +9,9 @@ import { LiveDemo } from '../src/modules/experience/demo-live.ts';
 import { DEMO_DEVICES, DEMO_RETENTION_DAYS, HISTORY_MS } from '../src/modules/experience/demo-seed.ts';
 import { experienceOf } from '../src/modules/experience/experience.module.ts';
 import { createTestApp, openTestDatabase, type TestApp, testConfig } from './helper.ts';
+
+/** A stored text as a reader of the tenant's language (zh, the default) reads it. */
+const zh = (s: string) => resolveTextRefs('zh', s);
 
 let t: TestApp;
 beforeAll(async () => {
@@ -117,7 +120,8 @@ describe('read-only experience account', () => {
     const page = await get(`/v1/things/tenants/${tenantId}/things?current_page=1&page_size=20`);
     expect(page.total).toBe(DEMO_DEVICES.length);
     const things = page.list as DemoThing[];
-    expect(things.map((d) => d.name).sort()).toEqual(DEMO_DEVICES.map((d) => d.name).sort());
+    // The seed stores catalogue references; a reader who asks for no language reads the tenant's (zh).
+    expect(things.map((d) => d.name).sort()).toEqual(DEMO_DEVICES.map((d) => zh(d.name)).sort());
     for (const d of things) expect(d.third_things_id).toMatch(/^[0-9A-F]{20}$/);
     // Read-only: every device comes as a read grant, without the access key a logger connects with.
     for (const d of things) expect(d).toMatchObject({ access: 'read', things_key: '' });
@@ -127,8 +131,10 @@ describe('read-only experience account', () => {
     expect(registry.map((l) => l.label)).toEqual(['fleet', 'model']);
     const nameOf = new Map(registry.map((l) => [l.id, l.label]));
     for (const spec of DEMO_DEVICES) {
-      const d = things.find((x) => x.name === spec.name) as DemoThing & { labels: { tenantLabelId: string; labelValue: string }[] };
-      expect(d.labels.map((l) => ({ label: nameOf.get(l.tenantLabelId), labelValue: l.labelValue }))).toEqual(spec.labels);
+      const d = things.find((x) => x.name === zh(spec.name)) as DemoThing & { labels: { tenantLabelId: string; labelValue: string }[] };
+      expect(d.labels.map((l) => ({ label: nameOf.get(l.tenantLabelId), labelValue: l.labelValue }))).toEqual(
+        spec.labels.map((l) => ({ ...l, labelValue: zh(l.labelValue) })),
+      );
     }
 
     const end = Date.now();
@@ -187,9 +193,53 @@ describe('read-only experience account', () => {
     const panelsUrl = `/v1/data-mgmt/tenants/${tenantId}/dashboards/${boards.list[0].id}/panels`;
     const panels = (await get(panelsUrl)).list as { id: string; chart_type: string; things_name: string }[];
     expect(panels.map((p) => p.chart_type)).toEqual(['number', 'gauge', 'number', 'line', 'line']);
-    for (const p of panels) expect(p.things_name).toBe(DEMO_DEVICES[0].name);
+    for (const p of panels) expect(p.things_name).toBe(zh(DEMO_DEVICES[0].name));
     const speed = (await get(`${panelsUrl}/${panels[0].id}/values`)).list;
     expect(speed).toEqual([expect.objectContaining({ signal: 'VehicleSpeed', unit: 'km/h', value: expect.any(Number) })]);
+  });
+
+  it("reads the demo's names and units in the reader's language: zh by default, en when asked", async () => {
+    const { tenantId } = await demo();
+    const token = (await expSession()).json().token;
+    const read = async (url: string, lang?: string) => {
+      const res = await t.app.inject({
+        method: 'GET',
+        url,
+        headers: { authorization: `Bearer ${token}`, ...(lang ? { 'accept-language': lang } : {}) },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json();
+    };
+    type Type = { id: string; name: string; display_name: string | null; description: string | null; public: boolean };
+    const types = async (lang?: string) => (await read(`/v1/things/tenants/${tenantId}/device-types`, lang)) as Type[];
+    // Stored once, as references: the words are chosen on read.
+    const { rows } = await t.database.raw.query<{ name: string }>('select name from device_types where tenant_id = $1', [tenantId]);
+    expect(rows.map((r) => r.name)).toEqual(['{{text:seed.demo.type.name}}']);
+    const demoType = (list: Type[]) => list.find((x) => !x.public);
+    expect(demoType(await types('en'))).toMatchObject({
+      name: 'Demo CAN logger',
+      display_name: 'Demo CAN logger (2 CAN channels)',
+      description: 'A two-channel CAN logger with GPS',
+    });
+    expect(demoType(await types('zh-CN,zh;q=0.9'))).toMatchObject({ name: '演示 CAN 记录仪', description: '带 GPS 的双通道 CAN 记录仪' });
+    expect(demoType(await types())?.name).toBe('演示 CAN 记录仪');
+    // The platform's types too (migration 0290).
+    const candtu = (list: Type[]) => list.find((x) => x.name === 'CANDTU-200')?.description;
+    expect(candtu(await types('en'))).toBe('CAN/CAN FD logger, 2 channels');
+    expect(candtu(await types('zh'))).toBe('CAN/CAN FD 记录仪，2 路通道');
+
+    // A unit of the DBC (degC) as each reader writes it, and a device name inside another answer.
+    const boards = await read(`/v1/data-mgmt/tenants/${tenantId}/dashboards`);
+    const panelsUrl = `/v1/data-mgmt/tenants/${tenantId}/dashboards/${boards.list[0].id}/panels`;
+    const panels = (lang: string) => read(panelsUrl, lang) as Promise<{ list: { id: string; name: string; things_name: string }[] }>;
+    const en = (await panels('en')).list;
+    expect(en.map((p) => p.name)).toEqual(['Vehicle speed', 'Battery SOC', 'Coolant temperature', 'Speed and throttle', 'Battery current']);
+    expect(en[0].things_name).toBe('Demo truck 1');
+    expect((await panels('zh')).list.map((p) => p.name)).toEqual(['车速', '电池 SOC', '冷却液温度', '车速与油门', '电池电流']);
+    const coolant = en[2].id;
+    const unit = async (lang: string) => (await read(`${panelsUrl}/${coolant}/values`, lang)).list[0].unit;
+    expect(await unit('en')).toBe('°C');
+    expect(await unit('zh')).toBe('℃');
   });
 
   it('is seeded once across restarts and absent when disabled', async () => {

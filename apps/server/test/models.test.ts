@@ -124,7 +124,8 @@ describe('function blocks and info models', () => {
     const names = pubModels.list.map((m: { name: string }) => m.name);
     expect(names).toEqual(expect.arrayContaining(['CANDTU-100', 'CANDTU-200', 'CANDTU-400', 'CANDTU-800', 'IOT-DEVICE']));
     const cats = (await req('GET', `/mapping-mgmt/tenants/${a.tenantId}/categories`, a.auth)).json();
-    const iotCat = cats.find((c: { name: string }) => c.name === 'IoT device');
+    // The platform's category, in the reader's language (zh by default; decision 0178).
+    const iotCat = cats.find((c: { name: string }) => c.name === '物联网设备');
     expect(pubModels.list.find((m: { name: string }) => m.name === 'IOT-DEVICE').category_id).toBe(iotCat.id);
     const oldType = (await req('GET', `/things/tenants/${a.tenantId}/device-types`, a.auth))
       .json()

@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { askedLang, SERVER_TEXTS, serverText, serverTexts, TEXT_LANGS, textLang } from './texts.ts';
+import {
+  askedLang,
+  resolveTextRefs,
+  SERVER_TEXTS,
+  serverText,
+  serverTexts,
+  TEXT_LANGS,
+  textLang,
+  textRef,
+  UNIT_TEXTS,
+  unitText,
+} from './texts.ts';
 
 const placeholders = (s: string) => [...s.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort();
 
@@ -30,5 +41,30 @@ describe('server texts', () => {
     // what was asked for, if anything (the inbox keeps its stored default otherwise)
     expect(askedLang('fr')).toBeNull();
     expect(askedLang('en-US')).toBe('en');
+  });
+
+  it("resolve seeded references in the reader's language, wherever they sit in a text", () => {
+    const ref = textRef('seed.demo.truck-1');
+    expect(ref).toBe('{{text:seed.demo.truck-1}}');
+    expect(resolveTextRefs('en', ref)).toBe('Demo truck 1');
+    expect(resolveTextRefs('zh', `告警：${ref} - ${textRef('seed.demo.van-3')}`)).toBe('告警：演示卡车 1 - 演示货车 3');
+    // An unknown key, or plain words, stay as they are.
+    expect(resolveTextRefs('en', '{{text:seed.nothing}} and Demo')).toBe('{{text:seed.nothing}} and Demo');
+  });
+
+  it('keep seeded texts writable inside any JSON string: no quote, backslash or line break', () => {
+    for (const [key, t] of Object.entries(SERVER_TEXTS)) {
+      if (!key.startsWith('seed.')) continue;
+      for (const lang of TEXT_LANGS) expect(t[lang], `${key} ${lang}`).not.toMatch(/["\\\n\r]/);
+    }
+  });
+
+  it('have every unit in zh and en, and leave other units as written', () => {
+    for (const [unit, t] of Object.entries(UNIT_TEXTS))
+      for (const lang of TEXT_LANGS) expect(t[lang].trim(), `${unit} ${lang}`).not.toBe('');
+    expect(unitText('en', 'degC')).toBe('°C');
+    expect(unitText('zh', 'degC')).toBe('℃');
+    expect(unitText('zh', 'km/h')).toBe('km/h');
+    expect(unitText('en', 'toString')).toBe('toString');
   });
 });

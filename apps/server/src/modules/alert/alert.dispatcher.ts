@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { encodeJson } from '@loggerhead/can/protocol/messages.ts';
 import { downTopic } from '@loggerhead/can/protocol/topics.ts';
-import { COMMAND_MIN_INTERVAL_S, NOTIFY_MIN_INTERVAL_S, type RuleActions } from '@loggerhead/contract';
+import { COMMAND_MIN_INTERVAL_S, NOTIFY_MIN_INTERVAL_S, type RuleActions, resolveTextRefs } from '@loggerhead/contract';
 import type { RawSql } from '../../db/client.ts';
 import type { EventBus } from '../../lib/events.ts';
 import { formatLocalTime } from '../../lib/local-time.ts';
@@ -147,7 +147,8 @@ export function alertDispatcher(deps: DispatcherDeps): Dispatch {
     const results: ActionResult[] = [];
     const notifies = NOTIFY_CHANNELS.some((c) => actions?.[c]?.length);
     const lang = notifies ? await languageOf(device.tenantId) : 'zh';
-    const subject = subjectOf(lang, kind, rule, device);
+    // A seeded rule's or device's name is a catalogue reference (decision 0178): in the tenant's language.
+    const subject = resolveTextRefs(lang, subjectOf(lang, kind, rule, device));
     const text = texts[lang];
     for (const channel of NOTIFY_CHANNELS) {
       const to = actions?.[channel] ?? [];
@@ -240,8 +241,8 @@ export function alertDispatcher(deps: DispatcherDeps): Dispatch {
     const rule = edge.rule;
     const now = clock.now();
     const texts = {
-      en: describe(rule, device, edge.recover, true, now, deps.timeZone),
-      zh: describeZh(rule, device, edge.recover, true, now, deps.timeZone),
+      en: resolveTextRefs('en', describe(rule, device, edge.recover, true, now, deps.timeZone)),
+      zh: resolveTextRefs('zh', describeZh(rule, device, edge.recover, true, now, deps.timeZone)),
     };
     const actions = await runActions('recover', rule.recover_action, rule, device, meta, texts);
     if (meta.lastEventId) {
@@ -253,8 +254,8 @@ export function alertDispatcher(deps: DispatcherDeps): Dispatch {
     const rule = edge.rule;
     const now = clock.now();
     const texts = {
-      en: describe(rule, device, edge.fire, false, now, deps.timeZone),
-      zh: describeZh(rule, device, edge.fire, false, now, deps.timeZone),
+      en: resolveTextRefs('en', describe(rule, device, edge.fire, false, now, deps.timeZone)),
+      zh: resolveTextRefs('zh', describeZh(rule, device, edge.fire, false, now, deps.timeZone)),
     };
     const actions = await runActions('fire', rule.actions, rule, device, meta, texts);
     const row = await deps.eventsRepo.insert({
@@ -274,11 +275,11 @@ export function alertDispatcher(deps: DispatcherDeps): Dispatch {
     for (const userId of await recipients(rule)) {
       await deps.messages
         .send(device.tenantId, userId, {
-          title: `${rule.level === 'urgent' ? 'Urgent alarm' : 'Alarm'}: ${rule.name}`,
+          title: resolveTextRefs('en', `${rule.level === 'urgent' ? 'Urgent alarm' : 'Alarm'}: ${rule.name}`),
           content: texts.en,
           texts: {
             zh: {
-              title: `${rule.level === 'urgent' ? '紧急告警' : '告警'}：${rule.name}`,
+              title: resolveTextRefs('zh', `${rule.level === 'urgent' ? '紧急告警' : '告警'}：${rule.name}`),
               content: texts.zh,
             },
           },

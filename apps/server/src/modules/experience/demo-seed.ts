@@ -9,6 +9,7 @@ import {
   liveCurvesConfigKey,
   PanelBodySchema,
   TriggerRuleInputSchema,
+  textRef,
   VehicleCreateSchema,
 } from '@loggerhead/contract';
 import type { AppContext, LoggerheadApp } from '../../app.ts';
@@ -23,8 +24,8 @@ import { labelService } from '../label/label.service.ts';
 import { bindingsService } from '../mapping/bindings.service.ts';
 import { mappingRepository } from '../mapping/mapping.repository.ts';
 import { mappingService } from '../mapping/mapping.service.ts';
-import { thingsService } from '../things/things.service.ts';
 import { projectNarrowing } from '../project/project.narrowing.ts';
+import { thingsService } from '../things/things.service.ts';
 import { vehiclesService } from '../things/vehicles.service.ts';
 import { userConfigRepository } from '../user-config/user-config.repository.ts';
 import { userConfigService } from '../user-config/user-config.service.ts';
@@ -39,11 +40,12 @@ export const HISTORY_MS = 2 * 3600_000;
  */
 export const DEMO_RETENTION_DAYS = 1;
 export const DEMO_THINGS_NUM = 3;
-export const DEMO_TYPE_NAME = 'Demo CAN logger';
-const FENCE_NAME = 'Century Park';
-const SPEED_RULE = 'Overspeed > 100 km/h';
-const FENCE_RULE = 'Entering Century Park';
-const SOC_RULE = 'Battery SOC < 25 %';
+// Names a person reads are catalogue references, read in the reader's language (decision 0178).
+export const DEMO_TYPE_NAME = textRef('seed.demo.type.name');
+const FENCE_NAME = textRef('seed.demo.fence.name');
+const SPEED_RULE = textRef('seed.demo.rule.speed.name');
+const FENCE_RULE = textRef('seed.demo.rule.fence.name');
+const SOC_RULE = textRef('seed.demo.rule.soc.name');
 /** A batch of the generated history spans this long (a logger buffering a minute). */
 const BATCH_MS = 60_000;
 /** A GPS fix every this many ms while the ignition is on. */
@@ -67,7 +69,7 @@ export interface DemoDeviceSpec {
 /** The first device is the one the live logger plays; it is still driving when the history ends. */
 export const DEMO_DEVICES: DemoDeviceSpec[] = [
   {
-    name: 'Demo truck 1',
+    name: textRef('seed.demo.truck-1'),
     seed: 11,
     pace: 1,
     start: 0,
@@ -76,30 +78,30 @@ export const DEMO_DEVICES: DemoDeviceSpec[] = [
       [70, 120],
     ],
     labels: [
-      { label: 'fleet', labelValue: 'Shanghai' },
-      { label: 'model', labelValue: 'Hybrid truck' },
+      { label: 'fleet', labelValue: textRef('seed.demo.label.shanghai') },
+      { label: 'model', labelValue: textRef('seed.demo.label.hybrid-truck') },
     ],
   },
   {
-    name: 'Demo truck 2',
+    name: textRef('seed.demo.truck-2'),
     seed: 23,
     pace: 1.06,
     start: 9_000,
     trips: [[10, 60]],
     labels: [
-      { label: 'fleet', labelValue: 'Shanghai' },
-      { label: 'model', labelValue: 'Hybrid truck' },
+      { label: 'fleet', labelValue: textRef('seed.demo.label.shanghai') },
+      { label: 'model', labelValue: textRef('seed.demo.label.hybrid-truck') },
     ],
   },
   {
-    name: 'Demo van 3',
+    name: textRef('seed.demo.van-3'),
     seed: 37,
     pace: 0.92,
     start: 21_000,
     trips: [[40, 80]],
     labels: [
-      { label: 'fleet', labelValue: 'Shanghai' },
-      { label: 'model', labelValue: 'Delivery van' },
+      { label: 'fleet', labelValue: textRef('seed.demo.label.shanghai') },
+      { label: 'model', labelValue: textRef('seed.demo.label.delivery-van') },
     ],
   },
 ];
@@ -172,8 +174,8 @@ export async function seedDemo(
     (await things.listTypes(auth)).find((t) => t.name === DEMO_TYPE_NAME && !t.public) ??
     (await things.createType(auth, {
       name: DEMO_TYPE_NAME,
-      display_name: 'Demo CAN logger (2 CAN channels)',
-      description: 'A two-channel CAN logger with GPS',
+      display_name: textRef('seed.demo.type.display'),
+      description: textRef('seed.demo.type.description'),
       can_channels: 2,
       thing_type: 0,
     }));
@@ -197,7 +199,7 @@ export async function seedDemo(
           third_things_id: deviceId,
           name: spec.name,
           info_model_id: type.id,
-          description: 'Demo vehicle of the experience account',
+          description: textRef('seed.demo.device.description'),
           labels: spec.labels.map((l) => ({ tenantLabelId: labelIds.get(l.label) ?? l.label, labelValue: l.labelValue })),
         })
       ).id;
@@ -213,10 +215,10 @@ export async function seedDemo(
       VehicleCreateSchema.parse({
         name: DEMO_DEVICES[0].name,
         vin: 'LFWAD2A16N1000001',
-        description: 'Hybrid truck on the Pudong loop',
+        description: textRef('seed.demo.vehicle.description'),
         channels: [
-          { name: 'Powertrain CAN', things_id: devices[0].id, channel: 0 },
-          { name: 'Body CAN', things_id: devices[0].id, channel: 1 },
+          { name: textRef('seed.demo.ch.powertrain'), things_id: devices[0].id, channel: 0 },
+          { name: textRef('seed.demo.ch.body'), things_id: devices[0].id, channel: 1 },
         ],
       }),
     );
@@ -252,7 +254,7 @@ export async function seedDemo(
         name: FENCE_NAME,
         type: 'region',
         region: { shape: 'circle', center: FENCE_CENTER, radius: 600 },
-        description: 'The demo vehicles pass through it on every lap',
+        description: textRef('seed.demo.fence.description'),
         things_ids: devices.map((d) => d.id),
       }),
     ));
@@ -262,10 +264,10 @@ export async function seedDemo(
   const curvesKey = liveCurvesConfigKey(devices[0].id);
   if (!(await configs.get(auth, curvesKey)).length) {
     const curves = [
-      { name: 'Vehicle speed', signal: 'VEHICLE_DYNAMICS.VehicleSpeed', channel: 0, shown: true },
-      { name: 'Engine speed', signal: 'ENGINE_DATA.EngineSpeed', channel: 0, shown: true },
-      { name: 'Battery current', signal: 'BATTERY_STATUS.BatteryCurrent', channel: 0, shown: true },
-      { name: 'Throttle', signal: 'ENGINE_DATA.ThrottlePosition', channel: 0, shown: false },
+      { name: textRef('seed.demo.sig.speed'), signal: 'VEHICLE_DYNAMICS.VehicleSpeed', channel: 0, shown: true },
+      { name: textRef('seed.demo.sig.rpm'), signal: 'ENGINE_DATA.EngineSpeed', channel: 0, shown: true },
+      { name: textRef('seed.demo.sig.current'), signal: 'BATTERY_STATUS.BatteryCurrent', channel: 0, shown: true },
+      { name: textRef('seed.demo.sig.throttle'), signal: 'ENGINE_DATA.ThrottlePosition', channel: 0, shown: false },
     ];
     await configs.put(auth, curvesKey, JSON.stringify(curves));
   }
@@ -277,11 +279,11 @@ export async function seedDemo(
     if (!(await panels.list(auth, dashboardId)).length) {
       const truck = devices[0].id;
       const demoPanels = [
-        { name: 'Vehicle speed', chart_type: 'number', signals: [['VEHICLE_DYNAMICS', 'VehicleSpeed']] },
-        { name: 'Battery SOC', chart_type: 'gauge', signals: [['BATTERY_STATUS', 'BatterySOC']] },
-        { name: 'Coolant temperature', chart_type: 'number', signals: [['ENV_STATUS', 'CoolantTemp']] },
+        { name: textRef('seed.demo.sig.speed'), chart_type: 'number', signals: [['VEHICLE_DYNAMICS', 'VehicleSpeed']] },
+        { name: textRef('seed.demo.sig.soc'), chart_type: 'gauge', signals: [['BATTERY_STATUS', 'BatterySOC']] },
+        { name: textRef('seed.demo.sig.coolant'), chart_type: 'number', signals: [['ENV_STATUS', 'CoolantTemp']] },
         {
-          name: 'Speed and throttle',
+          name: textRef('seed.demo.sig.drive'),
           chart_type: 'line',
           x_axis_type: '1h',
           signals: [
@@ -289,7 +291,7 @@ export async function seedDemo(
             ['ENGINE_DATA', 'ThrottlePosition'],
           ],
         },
-        { name: 'Battery current', chart_type: 'line', x_axis_type: '10m', signals: [['BATTERY_STATUS', 'BatteryCurrent']] },
+        { name: textRef('seed.demo.sig.current'), chart_type: 'line', x_axis_type: '10m', signals: [['BATTERY_STATUS', 'BatteryCurrent']] },
       ] as const;
       for (const p of demoPanels) {
         await panels.create(
@@ -318,8 +320,8 @@ export async function seedDemo(
       data_type: 'signal',
       channel: 0,
       conditions: [{ source: 'signal', message: 'VEHICLE_DYNAMICS', signal: 'VehicleSpeed', op: '>', value: 100 }],
-      description: 'Vehicle speed above 100 km/h',
-      alert_description: 'Speed over 100 km/h on the Middle Ring',
+      description: textRef('seed.demo.rule.speed.description'),
+      alert_description: textRef('seed.demo.rule.speed.alert'),
     },
     // On the live truck, a watch that a charge-sustaining hybrid does not trip: its tab shows a rule,
     // and the live stream adds no events.
@@ -329,8 +331,8 @@ export async function seedDemo(
       data_type: 'signal',
       channel: 0,
       conditions: [{ source: 'signal', message: 'BATTERY_STATUS', signal: 'BatterySOC', op: '<', value: 25 }],
-      description: 'Traction battery state of charge below 25 %',
-      alert_description: 'Battery SOC low',
+      description: textRef('seed.demo.rule.soc.description'),
+      alert_description: textRef('seed.demo.rule.soc.alert'),
     },
     {
       name: FENCE_RULE,
@@ -338,8 +340,8 @@ export async function seedDemo(
       data_type: 'fence',
       fence_id: fence.id,
       fence_rule: 'in',
-      description: 'The van enters the Century Park fence',
-      alert_description: 'Entered Century Park',
+      description: textRef('seed.demo.rule.fence.description'),
+      alert_description: textRef('seed.demo.rule.fence.alert'),
     },
   ];
   for (const rule of demoRules) {

@@ -1,6 +1,6 @@
 import { runFlash } from '@loggerhead/can/uds/flash.ts';
 import { bytesToHex, decodeResponse, dtcStatusNames, dtcToString, encodeRequest, hexToBytes, parseDtcs } from '@loggerhead/can/uds/uds.ts';
-import { Operations, type UdsTransport } from '@loggerhead/contract';
+import { Operations, resolveTextRefs, type UdsTransport } from '@loggerhead/contract';
 import type { RawSql } from '../../db/client.ts';
 import type { Auth } from '../../lib/auth.ts';
 import { ApiError, badRequest, conflict, notFound } from '../../lib/errors.ts';
@@ -15,7 +15,8 @@ import { type JobChange, type JobRow, udsRepository } from './uds.repository.ts'
 
 /** Device types whose description names CAN FD do CAN FD (CANDTU-200/400/800; not the CANDTU-100). */
 export const supportsFd = (t: Pick<TargetRow, 'type_name' | 'type_description'>) =>
-  /CAN\s?FD/i.test(`${t.type_description ?? ''} ${t.type_name}`);
+  // A platform type's description is a catalogue reference (decision 0178): read in its words.
+  /CAN\s?FD/i.test(resolveTextRefs('en', `${t.type_description ?? ''} ${t.type_name}`));
 
 declare module '../../lib/events.ts' {
   interface AppEvents {

@@ -154,6 +154,35 @@ describe("tenant APIs and a user's privileges", () => {
   });
 });
 
+describe("a sub-user's menus under /control", () => {
+  it('are read and replaced on their own, manager-only menus refused, the sub-user signed out to take them up', async () => {
+    const sub = await makeSubUser(t, a, []);
+    const url = `/v1/control/tenants/${a.tenantId}/users/${sub.userId}/menus`;
+    expect((await call('GET', url, a.auth)).json()).toEqual({ menus: [] });
+    const set = await call('PUT', url, a.auth, { menus: ['fence', 'car', 'car'] });
+    expect(set.statusCode, set.body).toBe(200);
+    expect([...set.json().menus].sort()).toEqual(['car', 'fence']);
+    expect([...(await call('GET', url, a.auth)).json().menus].sort()).toEqual(['car', 'fence']);
+    // The server's view of what it holds follows; its open session ends, as after any change of its rights.
+    const held = (await call('GET', `/v1/control/tenants/${a.tenantId}/users/${sub.userId}/privileges`, a.auth)).json();
+    expect(held.menus).toEqual(['car', 'fence']);
+    expect((await call('GET', '/v1/control/privileges/self', sub.auth)).statusCode).toBe(401);
+
+    const bad = await call('PUT', url, a.auth, { menus: ['subuser'] });
+    expect(bad.statusCode).toBe(400);
+    expect((await call('PUT', url, a.auth, { menus: ['no-such-menu'] })).statusCode).toBe(400);
+    expect([...(await call('GET', url, a.auth)).json().menus].sort()).toEqual(['car', 'fence']);
+
+    // Another tenant's manager reaches neither through its own tenant nor through this one.
+    expect((await call('GET', `/v1/control/tenants/${b.tenantId}/users/${sub.userId}/menus`, b.auth)).statusCode).toBe(404);
+    expect((await call('PUT', url, b.auth, { menus: [] })).statusCode).toBe(403);
+    // Changing menus is the manager's: a sub-user is refused even with the read key.
+    const other = await makeSubUser(t, a, ['control:user-menu:query']);
+    expect((await call('GET', url, other.auth)).statusCode).toBe(200);
+    expect((await call('PUT', url, other.auth, { menus: [] })).statusCode).toBe(403);
+  });
+});
+
 describe('common roles and the global menu', () => {
   const common = (rest = '') => `/v1/control/common-roles${rest}`;
 

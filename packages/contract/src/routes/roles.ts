@@ -5,6 +5,7 @@ import {
   RoleListSchema,
   RoleSchema,
   TenantApiListSchema,
+  UserMenusSchema,
   UserPrivilegesSchema,
   UserRolesSchema,
 } from '../schemas/roles.ts';
@@ -70,6 +71,23 @@ export const RoleRoutes = {
     params: TenantUserParams,
     response: UserPrivilegesSchema,
     permission: 'control:user-role:query',
+  }),
+  /** Spec §7 control user menus: a sub-user's own menus (the same bindings the sub-user form sets). */
+  userMenus: defineRoute({
+    method: 'GET',
+    path: '/control/tenants/:tenant_id/users/:user_id/menus',
+    params: TenantUserParams,
+    response: UserMenusSchema,
+    permission: 'control:user-menu:query',
+  }),
+  /** Replaces a sub-user's own menus; a manager-only menu is refused; its sessions read the change on their next call. */
+  setUserMenus: defineRoute({
+    method: 'PUT',
+    path: '/control/tenants/:tenant_id/users/:user_id/menus',
+    params: TenantUserParams,
+    body: UserMenusSchema,
+    response: UserMenusSchema,
+    permission: 'control:user-menu:update',
   }),
   /** Spec §7 control tenant-apis: the APIs (permission keys) a role or a sub-user of the caller's tenant may be given. */
   tenantApis: defineRoute({

@@ -80,3 +80,7 @@ export const UserPrivilegesSchema = z.object({
   roles: z.array(z.object({ id: z.string(), name: z.string(), common: z.boolean() })),
 });
 export type UserPrivileges = z.infer<typeof UserPrivilegesSchema>;
+
+/** Spec §7 control user menus: a sub-user's own menu bindings (its roles' come on top). */
+export const UserMenusSchema = z.object({ menus: z.array(z.enum(MENU_KEYS)).max(64) });
+export type UserMenus = z.infer<typeof UserMenusSchema>;

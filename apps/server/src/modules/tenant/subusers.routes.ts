@@ -1,4 +1,4 @@
-import { ErrorResponseSchema, Routes } from '@loggerhead/contract';
+import { ErrorResponseSchema, type MenuKey, Routes } from '@loggerhead/contract';
 import type { LoggerheadApp } from '../../app.ts';
 import { requireAuth } from '../../lib/auth.ts';
 import { route } from '../../lib/route.ts';
@@ -21,6 +21,14 @@ export function subUsersRoutes(app: LoggerheadApp, svc: SubUsersService) {
     await svc.remove(requireAuth(req.auth), req.params.tenant_id, req.params.user_id);
     return reply.code(204).send();
   });
+  // Spec §7 control user menus: the same bindings, read and replaced on their own.
+  const menus = (u: { menus: string[] }) => ({ menus: u.menus as MenuKey[] });
+  route(app, Routes.roles.userMenus, withErrors, async (req) =>
+    menus(await svc.get(requireAuth(req.auth), req.params.tenant_id, req.params.user_id)),
+  );
+  route(app, Routes.roles.setUserMenus, withErrors, async (req) =>
+    menus(await svc.update(requireAuth(req.auth), req.params.tenant_id, req.params.user_id, { menus: req.body.menus })),
+  );
   route(app, R.resetPassword, { tags }, async (req, reply) => {
     await svc.resetPassword(requireAuth(req.auth), req.params.tenant_id, req.params.user_id, req.body?.password);
     return reply.code(204).send();

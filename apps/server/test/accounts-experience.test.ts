@@ -328,7 +328,7 @@ describe('live demo logger', () => {
       const { tenantId, get } = await demo(live.app);
       const since = Date.now();
       const things = (await get(`/v1/things/tenants/${tenantId}/things?current_page=1&page_size=20`)).list as DemoThing[];
-      const truck = things.find((d) => d.name === DEMO_DEVICES[0].name) as DemoThing;
+      const truck = things.find((d) => d.name === zh(DEMO_DEVICES[0].name)) as DemoThing;
       const base = `/v1/data-mgmt/tenants/${tenantId}/things/${truck.id}`;
       const deadline = Date.now() + 60_000;
       let fresh = 0;

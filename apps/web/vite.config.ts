@@ -11,7 +11,7 @@ const backend = 'http://localhost:8080';
 function vendorChunk(id: string): string | undefined {
   if (!id.includes('node_modules')) return catalogueChunk(id);
   if (/node_modules\/(react|react-dom|scheduler|react-router)\//.test(id)) return 'react';
-  if (/node_modules\/(i18next|react-i18next|dayjs|@tanstack)\//.test(id)) return 'vendor';
+  if (/node_modules\/(i18next|react-i18next|@tanstack)\//.test(id)) return 'vendor';
   return undefined;
 }
 

@@ -1,4 +1,4 @@
-import { Routes } from '@loggerhead/contract/routes/index.ts';
+import { GroupRoutes } from '@loggerhead/contract/routes/org.ts';
 import { queryOptions } from '@tanstack/react-query';
 import { call } from './client.ts';
 
@@ -10,7 +10,7 @@ export const groupPickQuery = (tenantId: string | null, enabled = true) =>
   queryOptions({
     queryKey: ['groups', 'pick', tenantId] as const,
     queryFn: async ({ signal }) =>
-      (await call(Routes.groups.list, { params: { tenant_id: tenantId as string }, query: { current_page: 1, page_size: 100 }, signal }))
+      (await call(GroupRoutes.list, { params: { tenant_id: tenantId as string }, query: { current_page: 1, page_size: 100 }, signal }))
         .list,
     enabled: Boolean(tenantId) && enabled,
     staleTime: 30_000,

@@ -1,8 +1,9 @@
-import { type RouteBody, type RouteResponse, Routes } from '@loggerhead/contract/routes/index.ts';
+import type { RouteBody, RouteResponse } from '@loggerhead/contract/routes/define.ts';
+import { LabelRoutes } from '@loggerhead/contract/routes/org.ts';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { call } from './client.ts';
 
-const R = Routes.labels;
+const R = LabelRoutes;
 
 export type LabelPage = RouteResponse<typeof R.list>;
 export type LabelInput = RouteBody<typeof R.create>;

@@ -1,5 +1,5 @@
 import { SocketClose } from '@loggerhead/contract/errors.ts';
-import { Routes } from '@loggerhead/contract/routes/index.ts';
+import { LiveRoutes } from '@loggerhead/contract/routes/live.ts';
 import type { LiveServerMessage, LiveSubscribe } from '@loggerhead/contract/schemas/data.ts';
 import { buildUrl, sessionLost } from './client.ts';
 import { reportCode } from './error-funnel.ts';
@@ -85,7 +85,7 @@ export class LiveChannel {
 
   constructor(
     private readonly o: { path: string; retryMs: number; maxRetryMs: number; lingerMs: number } = {
-      path: Routes.live.data.path,
+      path: LiveRoutes.data.path,
       retryMs: 1_000,
       maxRetryMs: 15_000,
       lingerMs: 2_000,

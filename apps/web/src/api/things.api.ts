@@ -1,9 +1,10 @@
-import { type RouteBody, type RouteQuery, type RouteResponse, Routes, routePath } from '@loggerhead/contract/routes/index.ts';
+import { type RouteBody, type RouteQuery, type RouteResponse, routePath } from '@loggerhead/contract/routes/define.ts';
+import { ThingsRoutes } from '@loggerhead/contract/routes/things.ts';
 import type { ThingLabel } from '@loggerhead/contract/schemas/things.ts';
 import { fetchFile } from '../components/data-view/file-download.ts';
 import { call } from './client.ts';
 
-const R = Routes.things;
+const R = ThingsRoutes;
 
 export type ThingPage = RouteResponse<typeof R.list>;
 export type ThingImportResult = RouteResponse<typeof R.import>;

@@ -1,13 +1,13 @@
-import { Button, Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { createBrowserRouter, Outlet, useRouteError } from 'react-router';
 import { setUnauthorizedHandler } from '../api/client.ts';
 import { buildRoutes } from './routes.ts';
 
+/** Shown while the first page loads: plain markup, as Ant Design is not loaded yet. */
 export function FullPageSpin() {
   return (
-    <div style={{ minHeight: '100vh', display: 'flex', alignItems: 'center', justifyContent: 'center' }}>
-      <Spin size="large" />
+    <div className="lh-full-page-spin">
+      <span className="lh-spinner lh-spinner--large" role="progressbar" aria-busy="true" />
     </div>
   );
 }
@@ -16,14 +16,13 @@ function RouteError() {
   const { t } = useTranslation();
   const error = useRouteError();
   console.error(error);
-  // Plain markup rather than Ant Design's Result: that one brings its three large illustrations into
-  // the first load of every page.
+  // Plain markup: this page shows when a page failed, maybe before Ant Design could load.
   return (
     <div role="alert" className="lh-route-error">
       <h2>{t('app.error.title')}</h2>
-      <Button type="primary" onClick={() => window.location.reload()}>
+      <button type="button" className="lh-button lh-button--primary" onClick={() => window.location.reload()}>
         {t('app.error.reload')}
-      </Button>
+      </button>
     </div>
   );
 }

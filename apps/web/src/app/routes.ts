@@ -123,18 +123,26 @@ export function buildRoutes(shell: { Root: ComponentType; Fallback: ComponentTyp
       children: [
         { index: true, loader: () => redirect('/Container/HomePage') },
         { path: 'Login', ...page(() => import('../features/auth/pages/login.page.tsx'), { open: 'public' }) },
-        { path: 'Register', ...page(() => import('../features/auth/pages/register.page.tsx'), { open: 'public' }) },
-        { path: 'ForgetPassword', ...page(() => import('../features/auth/pages/forget-password.page.tsx'), { open: 'public' }) },
-        { path: 'doc', ...page(() => import('../features/doc/pages/doc.page.tsx'), { open: 'public' }) },
-        { path: 'Watch', ...page(() => import('../features/watch/pages/watch.page.tsx'), { open: 'own-account' }) },
-        // An HMI screen full-screen (a tablet on the machine): no header, no menus.
-        { path: 'HmiView', ...page(() => import('../features/hmi/pages/hmi-view.page.tsx'), { open: 'own-account' }) },
         {
-          path: 'Container',
-          lazy: async () => ({ Component: (await import('./layout/app-layout.tsx')).AppLayout }),
-          children: CONTAINER_ROUTES,
+          // Every other page renders in the console shell (Ant Design's providers), loaded with the
+          // first of them: /Login is plain markup and does without it.
+          id: 'console',
+          lazy: async () => ({ Component: (await import('./console-shell.tsx')).ConsoleShell }),
+          children: [
+            { path: 'Register', ...page(() => import('../features/auth/pages/register.page.tsx'), { open: 'public' }) },
+            { path: 'ForgetPassword', ...page(() => import('../features/auth/pages/forget-password.page.tsx'), { open: 'public' }) },
+            { path: 'doc', ...page(() => import('../features/doc/pages/doc.page.tsx'), { open: 'public' }) },
+            { path: 'Watch', ...page(() => import('../features/watch/pages/watch.page.tsx'), { open: 'own-account' }) },
+            // An HMI screen full-screen (a tablet on the machine): no header, no menus.
+            { path: 'HmiView', ...page(() => import('../features/hmi/pages/hmi-view.page.tsx'), { open: 'own-account' }) },
+            {
+              path: 'Container',
+              lazy: async () => ({ Component: (await import('./layout/app-layout.tsx')).AppLayout }),
+              children: CONTAINER_ROUTES,
+            },
+            { path: '*', lazy: async () => ({ Component: (await import('./layout/not-found.tsx')).NotFound }) },
+          ],
         },
-        { path: '*', lazy: async () => ({ Component: (await import('./layout/not-found.tsx')).NotFound }) },
       ],
     },
   ];

@@ -1,11 +1,15 @@
 import { CloudOutlined, DesktopOutlined, DownOutlined, QuestionCircleOutlined } from '@ant-design/icons';
 import type { Usage } from '@loggerhead/contract/schemas/billing.ts';
 import { Button, Dropdown, Tooltip } from 'antd';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getToken } from '../../api/session-storage.ts';
-import { CapacityDialog } from '../../features/capacity/components/capacity-dialog.tsx';
 import { currentLang } from '../../i18n/setup.ts';
+
+/** The capacity dialog (its usage table, pie and request form) loads when first opened. */
+const CapacityDialog = lazy(async () => ({
+  default: (await import('../../features/capacity/components/capacity-dialog.tsx')).CapacityDialog,
+}));
 
 const light = { color: 'rgba(255,255,255,0.85)' };
 
@@ -65,6 +69,7 @@ export function HelpLink({ href }: { href?: string }) {
 export function CapacityButton({ usage, loading }: { usage: Usage | null; loading: boolean }) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
+  const [asked, setAsked] = useState(false);
   const over = usage?.over ?? false;
   return (
     <>
@@ -76,10 +81,17 @@ export function CapacityButton({ usage, loading }: { usage: Usage | null; loadin
           aria-label={t('app.header.capacity')}
           data-over={over}
           data-testid="capacity-button"
-          onClick={() => setOpen(true)}
+          onClick={() => {
+            setAsked(true);
+            setOpen(true);
+          }}
         />
       </Tooltip>
-      <CapacityDialog open={open} usage={usage} loading={loading} onClose={() => setOpen(false)} />
+      {asked && (
+        <Suspense fallback={null}>
+          <CapacityDialog open={open} usage={usage} loading={loading} onClose={() => setOpen(false)} />
+        </Suspense>
+      )}
     </>
   );
 }

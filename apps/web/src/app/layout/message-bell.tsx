@@ -1,12 +1,15 @@
 import { BellOutlined } from '@ant-design/icons';
 import type { UserMessage } from '@loggerhead/contract/schemas/message.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Badge, Button, Empty, List, Modal, Pagination, Popconfirm, Popover, Space, Typography } from 'antd';
-import { useEffect, useState } from 'react';
+import { Badge, Button, Modal, Popover, Spin, Typography } from 'antd';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../lib/format.ts';
 import { messagePageQuery, shellApi, shellKeys, unreadMessagesQuery } from './shell.queries.ts';
 import { useMessagePush } from './use-message-push.ts';
+
+/** The inbox list loads when the bell is first opened. */
+const MessageList = lazy(() => import('./message-list.tsx'));
 
 const light = { color: 'rgba(255,255,255,0.85)' };
 
@@ -19,6 +22,9 @@ export function MessageBell({ tenantId, userId }: { tenantId: string | null; use
   const { t } = useTranslation();
   const qc = useQueryClient();
   const [open, setOpen] = useState(false);
+  // The list is loaded and mounted from the first opening on (it stays for the closing animation).
+  const [opened, setOpened] = useState(false);
+  if (open && !opened) setOpened(true);
   const [page, setPage] = useState(1);
   const [shown, setShown] = useState<UserMessage | null>(null);
   const unread = useQuery(unreadMessagesQuery(tenantId, userId));
@@ -45,58 +51,24 @@ export function MessageBell({ tenantId, userId }: { tenantId: string | null; use
 
   const count = unread.data?.unread ?? 0;
   const list = inbox.data?.list ?? [];
-  const content = (
-    <div className="lh-messages" data-testid="message-list">
-      {list.length === 0 ? (
-        <Empty description={t('app.header.noMessages')} image={Empty.PRESENTED_IMAGE_SIMPLE} />
-      ) : (
-        <List
-          size="small"
-          loading={inbox.isFetching}
-          dataSource={list}
-          renderItem={(m) => (
-            <List.Item
-              className="lh-messages__item"
-              onClick={() => {
-                setOpen(false);
-                show(m);
-              }}
-            >
-              <List.Item.Meta
-                title={
-                  <Space size={6}>
-                    {m.read_status === 0 && <Badge status="processing" />}
-                    <Typography.Text strong={m.read_status === 0} ellipsis style={{ maxWidth: 260 }}>
-                      {m.messageTitle}
-                    </Typography.Text>
-                  </Space>
-                }
-                description={formatDateTime(m.send_time)}
-              />
-            </List.Item>
-          )}
-        />
-      )}
-      {(inbox.data?.total ?? 0) > 10 && (
-        <Pagination size="small" current={page} pageSize={10} total={inbox.data?.total} onChange={setPage} showSizeChanger={false} />
-      )}
-      <div className="lh-messages__actions">
-        <Button size="small" disabled={count === 0} onClick={() => update.mutate({ update_all: true, read_status: 1 })}>
-          {t('app.messages.markAllRead')}
-        </Button>
-        <Popconfirm
-          title={t('app.messages.deleteAllConfirm')}
-          okText={t('common.action.ok')}
-          cancelText={t('common.action.cancel')}
-          onConfirm={() => update.mutateAsync({ update_all: true, read_status: 2 })}
-        >
-          <Button size="small" danger disabled={list.length === 0}>
-            {t('app.messages.deleteAll')}
-          </Button>
-        </Popconfirm>
-      </div>
-    </div>
-  );
+  const content = opened ? (
+    <Suspense fallback={<Spin size="small" />}>
+      <MessageList
+        list={list}
+        loading={inbox.isFetching}
+        total={inbox.data?.total ?? 0}
+        page={page}
+        unread={count}
+        onPage={setPage}
+        onOpen={(m) => {
+          setOpen(false);
+          show(m);
+        }}
+        onMarkAllRead={() => update.mutate({ update_all: true, read_status: 1 })}
+        onDeleteAll={() => update.mutateAsync({ update_all: true, read_status: 2 })}
+      />
+    </Suspense>
+  ) : null;
 
   return (
     <>

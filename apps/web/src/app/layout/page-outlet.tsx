@@ -1,13 +1,14 @@
 import type { MenuKey } from '@loggerhead/contract/menus.ts';
-import { Result, Spin } from 'antd';
-import { Activity, type ReactNode, Suspense, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
+import { Spin } from 'antd';
+import { Activity, lazy, type ReactNode, Suspense, useRef } from 'react';
 import { type UIMatch, useMatches, useOutlet } from 'react-router';
 import { can } from '../../session/can.ts';
 import type { Role } from '../../session/menus.ts';
 import { containerPath } from '../page-titles.ts';
 import { forbidden, guarded, type RouteHandle } from '../routes.ts';
 import { PageBreadcrumb } from './page-breadcrumb.tsx';
+
+const Forbidden = lazy(() => import('./forbidden.tsx'));
 
 /**
  * Renders the page of the current route. Pages marked `keepAlive` (HomePage and
@@ -17,7 +18,6 @@ import { PageBreadcrumb } from './page-breadcrumb.tsx';
  * the user's role and menus are known, a spinner.
  */
 export function PageOutlet({ role, settled, menus }: { role: Role; settled: boolean; menus: ReadonlySet<MenuKey> }) {
-  const { t } = useTranslation();
   const outlet = useOutlet();
   const matches = useMatches() as UIMatch<unknown, RouteHandle | undefined>[];
   const leaf = matches[matches.length - 1];
@@ -30,7 +30,9 @@ export function PageOutlet({ role, settled, menus }: { role: Role; settled: bool
   if (closed) {
     page = settled ? (
       <div data-testid="forbidden">
-        <Result status="403" title={t('app.forbidden.title')} subTitle={t('app.forbidden.text')} />
+        <Suspense fallback={spin}>
+          <Forbidden />
+        </Suspense>
       </div>
     ) : (
       spin

@@ -1,4 +1,7 @@
-import { type RouteBody, type RouteQuery, Routes } from '@loggerhead/contract/routes/index.ts';
+import { BillingRoutes } from '@loggerhead/contract/routes/billing.ts';
+import type { RouteBody, RouteQuery } from '@loggerhead/contract/routes/define.ts';
+import { MessageRoutes } from '@loggerhead/contract/routes/message.ts';
+import { NoticeRoutes } from '@loggerhead/contract/routes/notice.ts';
 import { queryOptions } from '@tanstack/react-query';
 import { call } from '../../api/client.ts';
 
@@ -18,8 +21,8 @@ export const shellKeys = {
   usage: (tenantId: string | null) => [...shellKeys.all, 'usage', tenantId] as const,
 };
 
-const M = Routes.message;
-const N = Routes.notice;
+const M = MessageRoutes;
+const N = NoticeRoutes;
 
 export const shellApi = {
   activeNotices: (userId: string, signal?: AbortSignal) =>
@@ -30,7 +33,7 @@ export const shellApi = {
   updateMessages: (tenantId: string, userId: string, body: RouteBody<typeof M.update>) =>
     call(M.update, { params: { tenant_id: tenantId, user_id: userId }, body }),
   usage: (tenantId: string, signal?: AbortSignal) =>
-    call(Routes.billing.usage, { params: { tenant_id: tenantId }, signal, timeout: 120_000 }),
+    call(BillingRoutes.usage, { params: { tenant_id: tenantId }, signal, timeout: 120_000 }),
 };
 
 /** The announcements that apply to this user now (both kinds); failures leave the bar hidden. */

@@ -1,4 +1,4 @@
-import { Routes } from '@loggerhead/contract/routes/index.ts';
+import { UserConfigRoutes } from '@loggerhead/contract/routes/user-config.ts';
 import { queryOptions } from '@tanstack/react-query';
 import { call } from '../../api/client.ts';
 
@@ -9,8 +9,8 @@ export const columnPrefsKeys = {
 };
 
 export const columnPrefsApi = {
-  get: (configKey: string, signal?: AbortSignal) => call(Routes.userConfig.get, { query: { keys: configKey }, signal }),
-  put: (configKey: string, props: string[]) => call(Routes.userConfig.put, { body: { key: configKey, value: JSON.stringify(props) } }),
+  get: (configKey: string, signal?: AbortSignal) => call(UserConfigRoutes.get, { query: { keys: configKey }, signal }),
+  put: (configKey: string, props: string[]) => call(UserConfigRoutes.put, { body: { key: configKey, value: JSON.stringify(props) } }),
 };
 
 /** The saved value, or null; a failure only falls back to the default columns (spec §8). */

@@ -1,25 +1,9 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import type { Label } from '@loggerhead/contract/schemas/org.ts';
 import type { ThingLabel } from '@loggerhead/contract/schemas/things.ts';
-import { Button, Empty, Flex, Form, Input, Modal, Select, Space, Tag, Typography } from 'antd';
+import { Button, Empty, Flex, Form, Input, Modal, Select, Typography } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-
-/** A device's labels as tags, `label: value`, named from the tenant's registry. */
-export function DeviceLabelTags({ labels, registry }: { labels: readonly ThingLabel[]; registry: readonly Label[] | undefined }) {
-  if (!labels.length) return <Typography.Text type="secondary">--</Typography.Text>;
-  const names = new Map((registry ?? []).map((l) => [l.id, l.label]));
-  return (
-    <Space size={[0, 4]} wrap data-testid="device-labels">
-      {labels.map((l) => (
-        <Tag key={l.tenantLabelId} color="geekblue" title={l.description ?? undefined}>
-          {names.get(l.tenantLabelId) ?? '?'}
-          {l.labelValue ? `: ${l.labelValue}` : ''}
-        </Tag>
-      ))}
-    </Space>
-  );
-}
 
 interface Props {
   open: boolean;

@@ -1,6 +1,5 @@
 import type { LoginResponse } from '@loggerhead/contract/schemas/session.ts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { App } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -12,14 +11,14 @@ export const HOME = '/Container/HomePage';
 
 /**
  * Runs a login call, then loads the session and goes home (spec §4), or to the user's first page. Errors stay on
- * the login page: a pending-review account gets its dialog, the rest a translated line.
+ * the login page: a pending-review account gets its dialog (`pendingReview`), the rest a translated line.
  */
 export function useLogin() {
   const { t, i18n } = useTranslation();
   const qc = useQueryClient();
   const navigate = useNavigate();
-  const { modal } = App.useApp();
   const [error, setError] = useState<string | null>(null);
+  const [pendingReview, setPendingReview] = useState(false);
 
   const mutation = useMutation({
     meta: { silent: true },
@@ -32,7 +31,7 @@ export function useLogin() {
     onSuccess: (landing) => navigate(landing, { replace: true }),
     onError: (e) => {
       if (e instanceof ApiError && e.code === 'iot-tenant.10016') {
-        modal.info({ title: t('auth.pending.title'), content: t('auth.pending.text'), okText: t('common.action.ok') });
+        setPendingReview(true);
         return;
       }
       setError(errorText(e, t, (k) => i18n.exists(k)));
@@ -44,5 +43,8 @@ export function useLogin() {
     pending: mutation.isPending,
     error,
     clearError: () => setError(null),
+    /** The account is not reviewed yet: the page shows the dialog that says so. */
+    pendingReview,
+    closePendingReview: () => setPendingReview(false),
   };
 }

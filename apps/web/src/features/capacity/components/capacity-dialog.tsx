@@ -3,7 +3,7 @@ import { CloudUploadOutlined, ShoppingCartOutlined } from '@ant-design/icons';
 import type { Usage } from '@loggerhead/contract/schemas/billing.ts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Empty, Modal, Space, Typography } from 'antd';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { getToken } from '../../../api/session-storage.ts';
@@ -11,8 +11,10 @@ import { formatMegabytes, formatPercent } from '../../../lib/format.ts';
 import { useSession } from '../../../session/use-session.ts';
 import { packageQuery } from '../api/capacity.queries.ts';
 import { CapacityPie } from './capacity-pie.tsx';
-import { CapacityRequestDialog } from './capacity-request-dialog.tsx';
 import { UsageTable } from './usage-table.tsx';
+
+/** The request form checks the phone with the contract's rule (zod): it loads when first opened. */
+const CapacityRequestDialog = lazy(async () => ({ default: (await import('./capacity-request-dialog.tsx')).CapacityRequestDialog }));
 
 /** Spec §2 buy-package prompt: cancel, or go buy (the configured shop, else the console's own buy screen). */
 export function useBuyPackagePrompt(goBuy: () => void) {
@@ -50,6 +52,7 @@ export function CapacityDialog({
   const navigate = useNavigate();
   const { tenantId, links } = useSession();
   const [requesting, setRequesting] = useState(false);
+  const [asked, setAsked] = useState(false);
   const pkg = useQuery({ ...packageQuery(tenantId), enabled: open && Boolean(tenantId) });
   // The platform's package shop when configured (opened with the session token, spec §2), else the buy screen.
   const buy = useBuyPackagePrompt(() => {
@@ -90,7 +93,14 @@ export function CapacityDialog({
             </div>
             {over && <Alert type="error" showIcon message={t('capacity.dialog.over')} style={{ marginBottom: 12 }} />}
             <Space style={{ marginBottom: 12 }}>
-              <Button icon={<CloudUploadOutlined />} onClick={() => setRequesting(true)} data-testid="capacity-request-open">
+              <Button
+                icon={<CloudUploadOutlined />}
+                onClick={() => {
+                  setAsked(true);
+                  setRequesting(true);
+                }}
+                data-testid="capacity-request-open"
+              >
                 {t('capacity.dialog.request')}
               </Button>
               <Button icon={<ShoppingCartOutlined />} onClick={buy}>
@@ -113,7 +123,11 @@ export function CapacityDialog({
           <Empty description={loading ? t('capacity.dialog.loading') : t('capacity.dialog.unavailable')} />
         )}
       </Modal>
-      <CapacityRequestDialog open={requesting} onClose={() => setRequesting(false)} />
+      {asked && (
+        <Suspense fallback={null}>
+          <CapacityRequestDialog open={requesting} onClose={() => setRequesting(false)} />
+        </Suspense>
+      )}
     </>
   );
 }

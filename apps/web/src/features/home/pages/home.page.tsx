@@ -1,9 +1,11 @@
 import { DownloadOutlined, PlusOutlined, ReloadOutlined, StarFilled, StarOutlined, UploadOutlined } from '@ant-design/icons';
-import { Routes } from '@loggerhead/contract/routes/index.ts';
+import { ThingsRoutes } from '@loggerhead/contract/routes/things.ts';
 import type { Thing } from '@loggerhead/contract/schemas/things.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Checkbox, Flex, Input, Select, Space, Tooltip, Typography } from 'antd';
-import { useMemo, useState } from 'react';
+import { App, Button, Checkbox, Flex, Select, Space, Tooltip, Typography } from 'antd';
+// The search box alone: `Input` from the package index brings its text area, OTP and password too.
+import Search from 'antd/es/input/Search';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { groupPickQuery } from '../../../api/groups.api.ts';
@@ -14,14 +16,27 @@ import { type ChooserColumn, ColumnChooserTable } from '../../../components/data
 import { saveBlob } from '../../../components/data-view/file-download.ts';
 import { Paginator } from '../../../components/data-view/paginator.tsx';
 import { firstPage, type PageState } from '../../../components/data-view/paging.ts';
-import { DeviceLabelEditor, DeviceLabelTags } from '../../../components/widgets/device-label-editor.tsx';
+import { PageCard } from '../../../components/page-card.tsx';
+import { DeviceLabelTags } from '../../../components/widgets/device-label-tags.tsx';
 import { EMPTY, formatDateTime } from '../../../lib/format.ts';
 import { can } from '../../../session/can.ts';
 import { useSession } from '../../../session/use-session.ts';
-import { AddDeviceDialog } from '../components/add-device-dialog.tsx';
 import { ChannelTags, OnlineState, SdCardState } from '../components/device-cells.tsx';
-import { DeviceKeyDialog } from '../components/device-key-dialog.tsx';
-import { ImportDevicesDialog } from '../components/import-devices-dialog.tsx';
+
+// The page's dialogs load when first opened: the list shows without their forms, upload and key views.
+const AddDeviceDialog = lazy(async () => ({ default: (await import('../components/add-device-dialog.tsx')).AddDeviceDialog }));
+const DeviceKeyDialog = lazy(async () => ({ default: (await import('../components/device-key-dialog.tsx')).DeviceKeyDialog }));
+const ImportDevicesDialog = lazy(async () => ({ default: (await import('../components/import-devices-dialog.tsx')).ImportDevicesDialog }));
+const DeviceLabelEditor = lazy(async () => ({
+  default: (await import('../../../components/widgets/device-label-editor.tsx')).DeviceLabelEditor,
+}));
+
+/** True from the first time `open` is: a dialog is loaded and mounted when first opened, then stays for its closing animation. */
+function useOpenedOnce(open: boolean): boolean {
+  const [once, setOnce] = useState(open);
+  if (open && !once) setOnce(true);
+  return once || open;
+}
 
 export const deviceDetailsPath = (id: string) => `/Container/HomePage/DeviceDetails?id=${encodeURIComponent(id)}`;
 
@@ -38,6 +53,10 @@ export default function HomePage() {
   const [importing, setImporting] = useState(false);
   const [keyOf, setKeyOf] = useState<Thing | null>(null);
   const [labelsOf, setLabelsOf] = useState<Thing | null>(null);
+  const addLoaded = useOpenedOnce(adding);
+  const importLoaded = useOpenedOnce(importing);
+  const keyLoaded = useOpenedOnce(keyOf !== null);
+  const labelsLoaded = useOpenedOnce(labelsOf !== null);
   const mayReadLabels = can('tenant:label:query');
   const registry = useQuery(labelRegistryQuery(tenantId, mayReadLabels));
   const mayReadGroups = can('group:group:query');
@@ -157,7 +176,7 @@ export default function HomePage() {
               <Button type="link" size="small" onClick={() => setKeyOf(r)}>
                 {t('home.action.key')}
               </Button>
-              {can(Routes.things.remove.permission) && (
+              {can(ThingsRoutes.remove.permission) && (
                 <Button type="link" size="small" danger onClick={() => confirmDelete(r)} data-testid="delete-device">
                   {t('home.action.delete')}
                 </Button>
@@ -172,8 +191,7 @@ export default function HomePage() {
   const online = rows.filter((r) => r.is_online).length;
 
   return (
-    <Card
-      variant="borderless"
+    <PageCard
       title={
         <Flex align="baseline" gap={12}>
           <Typography.Title level={4} style={{ margin: 0 }}>
@@ -187,17 +205,17 @@ export default function HomePage() {
       extra={
         <Space wrap>
           {/* Buttons of keys the user lacks are hidden (spec §6), e.g. the read-only experience account's. */}
-          {can(Routes.things.import.permission) && (
+          {can(ThingsRoutes.import.permission) && (
             <Button icon={<UploadOutlined />} onClick={() => setImporting(true)} data-testid="import-devices">
               {t('home.list.import')}
             </Button>
           )}
-          {can(Routes.things.export.permission) && (
+          {can(ThingsRoutes.export.permission) && (
             <Button icon={<DownloadOutlined />} loading={exportCsv.isPending} onClick={() => exportCsv.mutate()}>
               {t('home.list.export')}
             </Button>
           )}
-          {can(Routes.things.create.permission) && (
+          {can(ThingsRoutes.create.permission) && (
             <Button type="primary" icon={<PlusOutlined />} onClick={() => setAdding(true)} data-testid="add-device">
               {t('home.list.add')}
             </Button>
@@ -216,7 +234,7 @@ export default function HomePage() {
         onRowClick={(r) => navigate(deviceDetailsPath(r.id))}
         toolbar={
           <>
-            <Input.Search
+            <Search
               allowClear
               placeholder={t('home.list.search')}
               style={{ width: 260 }}
@@ -259,7 +277,7 @@ export default function HomePage() {
               />
             )}
             {filters.label && (
-              <Input.Search
+              <Search
                 allowClear
                 placeholder={t('home.list.labelValue')}
                 aria-label={t('home.list.labelValue')}
@@ -295,30 +313,34 @@ export default function HomePage() {
         <Paginator value={paging} total={list.data?.total ?? 0} onChange={setPaging} />
       </div>
       {tenantId && (
-        <>
-          <AddDeviceDialog
-            open={adding}
-            tenantId={tenantId}
-            types={types.data ?? []}
-            onClose={() => setAdding(false)}
-            onCreated={(thing) => {
-              setAdding(false);
-              void message.success(t('home.add.done'));
-              setKeyOf(thing);
-            }}
-          />
-          <DeviceKeyDialog tenantId={tenantId} thing={keyOf} onClose={() => setKeyOf(null)} />
-          <DeviceLabelEditor
-            open={labelsOf !== null}
-            labels={labelsOf?.labels ?? []}
-            registry={registry.data}
-            saving={saveLabels.isPending}
-            onSave={(labels) => labelsOf && saveLabels.mutate({ id: labelsOf.id, labels })}
-            onClose={() => setLabelsOf(null)}
-          />
-          <ImportDevicesDialog open={importing} tenantId={tenantId} onClose={() => setImporting(false)} />
-        </>
+        <Suspense fallback={null}>
+          {addLoaded && (
+            <AddDeviceDialog
+              open={adding}
+              tenantId={tenantId}
+              types={types.data ?? []}
+              onClose={() => setAdding(false)}
+              onCreated={(thing) => {
+                setAdding(false);
+                void message.success(t('home.add.done'));
+                setKeyOf(thing);
+              }}
+            />
+          )}
+          {keyLoaded && <DeviceKeyDialog tenantId={tenantId} thing={keyOf} onClose={() => setKeyOf(null)} />}
+          {labelsLoaded && (
+            <DeviceLabelEditor
+              open={labelsOf !== null}
+              labels={labelsOf?.labels ?? []}
+              registry={registry.data}
+              saving={saveLabels.isPending}
+              onSave={(labels) => labelsOf && saveLabels.mutate({ id: labelsOf.id, labels })}
+              onClose={() => setLabelsOf(null)}
+            />
+          )}
+          {importLoaded && <ImportDevicesDialog open={importing} tenantId={tenantId} onClose={() => setImporting(false)} />}
+        </Suspense>
       )}
-    </Card>
+    </PageCard>
   );
 }

@@ -1,6 +1,5 @@
 import { EventEmitter } from 'node:events';
 import type { BatchInfo } from '@loggerhead/can/protocol/batch.ts';
-import { type BytesCodec, bytesCodec } from '../db/bytea.ts';
 import type { RawSql } from '../db/client.ts';
 import { chunksRepository, type DayUsage } from './chunks.repository.ts';
 
@@ -57,12 +56,10 @@ export class ChunkWriter extends EventEmitter<{ committed: [FrameChunk[]] }> {
 
   constructor(
     private readonly raw: RawSql,
-    private readonly opts: { maxRows?: number; maxBytes?: number; codec?: BytesCodec } = {},
+    private readonly opts: { maxRows?: number; maxBytes?: number } = {},
   ) {
     super();
-    this.codec = opts.codec ?? bytesCodec('postgres');
   }
-  private readonly codec: BytesCodec;
 
   /** Bytes waiting for a commit (each device's send window bounds its share). */
   get backlogBytes() {
@@ -138,7 +135,7 @@ export class ChunkWriter extends EventEmitter<{ committed: [FrameChunk[]] }> {
     }
     await this.ensurePartitions(new Set(unique.map((c) => dayOf(c.info.timeStart))));
     const inserted = await this.raw.transaction(async (tx) => {
-      const ok = await chunksRepository.insert(tx, unique, this.codec);
+      const ok = await chunksRepository.insert(tx, unique);
       const got = new Set(ok.map((r) => `${r.things_id}/${Number(r.time_start)}/${Number(r.session)}/${Number(r.seq)}`));
       const fresh = unique.filter((c) => got.has(`${c.thingsId}/${c.info.timeStart}/${c.info.session}/${c.info.seq}`));
       // Capacity per device and day, in the same transaction as the chunks.

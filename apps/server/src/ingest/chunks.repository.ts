@@ -1,4 +1,4 @@
-import type { BytesCodec } from '../db/bytea.ts';
+import { toB64 } from '../db/bytea.ts';
 import type { RawSql } from '../db/client.ts';
 import type { FrameChunk } from './chunk-writer.ts';
 
@@ -23,32 +23,17 @@ export const chunksRepository = {
     );
   },
 
-  /** Inserts the chunks (distinct keys); returns the keys of those not stored before. */
+  /**
+   * Inserts the chunks (distinct keys); returns the keys of those not stored before. One text
+   * parameter per column, the rows joined (`string_to_array` splits them back): a group commit of
+   * 2,000 chunks used to send 20,000 parameters, and encoding them was a fifth of its time on PGlite.
+   * The bytes travel as base64, which both drivers move through native code (db/bytea.ts).
+   */
   async insert(
     tx: RawSql,
     chunks: FrameChunk[],
-    codec: BytesCodec,
   ): Promise<{ things_id: string; time_start: number | string; session: number | string; seq: number | string }[]> {
-    const params: unknown[] = [];
-    const rows: string[] = [];
-    for (const c of chunks) {
-      const b = params.length;
-      rows.push(
-        `($${b + 1},$${b + 2},$${b + 3},$${b + 4},$${b + 5},$${b + 6},$${b + 7},$${b + 8},$${b + 9}::int[],${codec.param(b + 10)})`,
-      );
-      params.push(
-        c.tenantId,
-        c.thingsId,
-        c.info.timeStart,
-        c.info.timeEnd,
-        c.info.session,
-        c.info.seq,
-        c.info.count,
-        c.info.channelMask,
-        `{${c.info.ids.join(',')}}`,
-        codec.value(c.data),
-      );
-    }
+    const col = (f: (c: FrameChunk) => string | number, sep = ',') => chunks.map(f).join(sep);
     const { rows: ok } = await tx.query<{
       things_id: string;
       time_start: number | string;
@@ -56,10 +41,25 @@ export const chunksRepository = {
       seq: number | string;
     }>(
       `insert into frame_chunks (tenant_id, things_id, time_start, time_end, session, seq, frame_count, channel_mask, ids, data)
-         values ${rows.join(',')}
+         select u.tenant::uuid, u.things::uuid, u.ts::bigint, u.te::bigint, u.se::bigint, u.sq::bigint, u.n::int, u.ch::int,
+                u.ids::int[], decode(u.data, 'base64')
+           from unnest(string_to_array($1, ','), string_to_array($2, ','), string_to_array($3, ','), string_to_array($4, ','),
+                       string_to_array($5, ','), string_to_array($6, ','), string_to_array($7, ','), string_to_array($8, ','),
+                       string_to_array($9, ';'), string_to_array($10, ',')) as u(tenant, things, ts, te, se, sq, n, ch, ids, data)
          on conflict (things_id, time_start, session, seq) do nothing
          returning things_id, time_start, session, seq`,
-      params,
+      [
+        col((c) => c.tenantId),
+        col((c) => c.thingsId),
+        col((c) => c.info.timeStart),
+        col((c) => c.info.timeEnd),
+        col((c) => c.info.session),
+        col((c) => c.info.seq),
+        col((c) => c.info.count),
+        col((c) => c.info.channelMask),
+        col((c) => `{${c.info.ids.join(',')}}`, ';'),
+        col((c) => toB64(c.data)),
+      ],
     );
     return ok;
   },

@@ -3,7 +3,6 @@ import os from 'node:os';
 import { parseTopic, SERVER_FILTER, SERVER_SHARED_FILTER, TOPIC_ROOT } from '@loggerhead/can/protocol/topics.ts';
 import { Aedes } from 'aedes';
 import type { Config } from '../config.ts';
-import { bytesCodec } from '../db/bytea.ts';
 import type { Database } from '../db/client.ts';
 import type { EventBus } from '../lib/events.ts';
 import { LiveHub } from '../live/live-hub.ts';
@@ -56,7 +55,7 @@ export function deploymentId(config: Pick<Config, 'databaseUrl' | 'dataDir'>): s
 export async function createIngest(opts: { config: Config; database: Database; events: EventBus; log: Log }): Promise<Ingest> {
   const { config, database, events, log } = opts;
   const raw = database.raw;
-  const writer = new ChunkWriter(raw, { codec: bytesCodec(database.kind) });
+  const writer = new ChunkWriter(raw);
   const devices = new DeviceDirectory(raw, log);
   const traffic = new TrafficCounter(raw, { log });
   const pipeline = new UplinkPipeline(raw, writer, devices, traffic);

@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import { connect as natsConnect } from 'nats';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openSender } from '../src/modules/forward/destinations.ts';
 import { forwardOf } from '../src/modules/forward/forward.module.ts';
 import { api, drain, type Forwarded, frameTimes, replay, rule, rulesUrl, trip, waitFor } from './forward.helpers.ts';
 import { createTestApp, type TestApp } from './helper.ts';
@@ -174,6 +175,93 @@ describe('forwarding destinations', () => {
         );
       });
     } finally {
+      await client.query(`drop schema ${schema} cascade`).catch(() => {});
+      await client.end();
+    }
+  });
+
+  it('PostgreSQL: a rule changed while an insert is running lets the insert finish, counted delivered once', async () => {
+    const schema = unique();
+    const client = new pg.Client({ connectionString: PG_URL });
+    await client.connect();
+    await client.query(`create schema ${schema}`);
+    const req = api(t);
+    let ruleId: string | null = null;
+    try {
+      // Every insert takes a second and a half, so the rule is changed while one runs.
+      await client.query(
+        `create table ${schema}.fleet_data (message_id text primary key, rule_id text, things_id text, kind text, ts timestamptz, payload jsonb);
+         create function ${schema}.slow() returns trigger language plpgsql as $$ begin perform pg_sleep(1.5); return null; end $$;
+         create trigger slow before insert on ${schema}.fleet_data for each statement execute function ${schema}.slow();`,
+      );
+      const d = await makeDevice(t, a);
+      const body = {
+        name: 'postgres-slow',
+        data_kinds: ['frames'],
+        destination: { kind: 'postgres', url: PG_URL, table: `${schema}.fleet_data` },
+      };
+      const created = await req('POST', rulesUrl(a), a.auth, body);
+      expect(created.statusCode).toBe(200);
+      ruleId = created.json().id as string;
+      await replay(t, d, trip(500, T0));
+      const running = await waitFor(
+        async () =>
+          (
+            await client.query<{ n: number }>(
+              `select count(*)::int as n from pg_stat_activity where state = 'active' and pid <> pg_backend_pid() and query like $1`,
+              [`insert into "${schema}"."fleet_data"%`],
+            )
+          ).rows[0].n,
+        (n) => n > 0,
+      );
+      expect(running).toBeGreaterThan(0);
+      expect((await req('PUT', rulesUrl(a, `/${ruleId}`), a.auth, { ...body, name: 'postgres-slow-renamed' })).statusCode).toBe(200);
+      const done = await waitFor(
+        () => rule(t, a, ruleId as string),
+        (x) => x.counters.pending === 0,
+      );
+      const { rows } = await client.query<{ payload: Forwarded }>(`select payload from ${schema}.fleet_data order by message_id::bigint`);
+      expect(
+        frameTimes(
+          rows.map((x) => x.payload),
+          d.id,
+        ),
+      ).toEqual(expectedTimes(500, T0));
+      expect(done.counters).toMatchObject({ pending: 0, delivered: rows.length, failed: 0, dead_letters: 0 });
+    } finally {
+      if (ruleId) await req('DELETE', rulesUrl(a, `/${ruleId}`), a.auth);
+      await client.query(`drop schema ${schema} cascade`).catch(() => {});
+      await client.end();
+    }
+  });
+
+  it('PostgreSQL: a message sent again is skipped by the unique message_id, not refused', async () => {
+    const schema = unique();
+    const client = new pg.Client({ connectionString: PG_URL });
+    await client.connect();
+    await client.query(`create schema ${schema}`);
+    const sender = await openSender({ kind: 'postgres', url: PG_URL, table: `${schema}.fleet_data` });
+    try {
+      await client.query(
+        `create table ${schema}.fleet_data (message_id text primary key, rule_id text, things_id text, kind text, ts timestamptz, payload jsonb)`,
+      );
+      const m = (id: string) => ({
+        id,
+        rule_id: 'r',
+        tenant_id: a.tenantId,
+        things_id: null,
+        third_things_id: null,
+        kind: 'status',
+        ts: 1,
+        data: { id },
+      });
+      await sender.send([m('1'), m('2')]);
+      // The round's acknowledgement was lost after the commit: it is sent again, with the next message.
+      await sender.send([m('1'), m('2'), m('3')]);
+      const { rows } = await client.query<{ message_id: string }>(`select message_id from ${schema}.fleet_data order by message_id`);
+      expect(rows.map((r) => r.message_id)).toEqual(['1', '2', '3']);
+    } finally {
+      await sender.close();
       await client.query(`drop schema ${schema} cascade`).catch(() => {});
       await client.end();
     }

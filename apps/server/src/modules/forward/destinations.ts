@@ -196,7 +196,11 @@ async function redisSender(d: Extract<ForwardDestination, { kind: 'redis' }>): P
   };
 }
 
-/** PostgreSQL: the round's messages inserted in one statement (committed = acknowledged). */
+/**
+ * PostgreSQL: the round's messages inserted in one statement (committed = acknowledged). A message
+ * sent again (its acknowledgement lost after the commit) is skipped when the table has a unique key on
+ * `message_id`, instead of failing the round on it for ever; without one the table keeps both copies.
+ */
 async function postgresSender(d: Extract<ForwardDestination, { kind: 'postgres' }>): Promise<Sender> {
   const client = new pg.Client({ connectionString: d.url, password: d.password || undefined, connectionTimeoutMillis: 10_000 });
   client.on('error', () => {});
@@ -218,7 +222,10 @@ async function postgresSender(d: Extract<ForwardDestination, { kind: 'postgres' 
         const b = i * 6;
         return `($${b + 1},$${b + 2},$${b + 3},$${b + 4},$${b + 5},$${b + 6}::jsonb)`;
       });
-      await client.query(`insert into ${table} (message_id, rule_id, things_id, kind, ts, payload) values ${rows.join(',')}`, values);
+      await client.query(
+        `insert into ${table} (message_id, rule_id, things_id, kind, ts, payload) values ${rows.join(',')} on conflict do nothing`,
+        values,
+      );
     },
     async close() {
       await client.end().catch(() => {});

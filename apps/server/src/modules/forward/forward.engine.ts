@@ -60,6 +60,28 @@ function errorOf(e: unknown): string {
 
 const hex = (d: Uint8Array) => Buffer.from(d.buffer, d.byteOffset, d.byteLength).toString('hex');
 
+/**
+ * A sender whose `close` waits for the send in flight. A rule changed while one of its rounds is being
+ * sent drops its client; closing the connection under that round would lose the acknowledgement of
+ * messages the destination already took (a PostgreSQL insert commits, the client only hears
+ * "connection terminated"), so the round would count them failed and send them again.
+ */
+function closesAfterSend(s: Sender): Sender {
+  let inFlight: Promise<unknown> = Promise.resolve();
+  return {
+    send(messages) {
+      const p = s.send(messages);
+      const settled = p.catch(() => {});
+      inFlight = Promise.all([inFlight, settled]);
+      return p;
+    },
+    async close() {
+      await inFlight;
+      await s.close();
+    },
+  };
+}
+
 /** Frames of a committed group as a message's data, narrowed by the rule's filter; null when none is left. */
 function framesData(chunks: readonly FrameChunk[], f: ForwardFilter) {
   const channels = f.channels?.length ? new Set(f.channels) : null;
@@ -287,7 +309,7 @@ export class ForwardEngine {
     const hit = this.senders.get(ruleId);
     if (hit && hit.key === key) return hit.sender;
     if (hit) this.dropSender(ruleId);
-    const sender = openSender(destination);
+    const sender = openSender(destination).then(closesAfterSend);
     this.senders.set(ruleId, { key, sender });
     sender.catch(() => {
       if (this.senders.get(ruleId)?.sender === sender) this.senders.delete(ruleId);

@@ -1,11 +1,13 @@
 import { SettingOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Checkbox, Flex, Popover, Segmented, Table, type TableProps, Typography } from 'antd';
+import { App, Button, Flex, Popover, Spin, Table, type TableProps } from 'antd';
 import type { ColumnType } from 'antd/es/table';
-import { type Key, type ReactNode, useMemo, useState } from 'react';
+import { type Key, lazy, type ReactNode, Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { columnPrefsApi, columnPrefsKeys, columnPrefsQuery } from './column-prefs.ts';
-import { cellText, checkChoice, defaultChoice, MAX_CHOSEN_COLUMNS, parseChoice } from './table-columns.ts';
+import { cellText, checkChoice, defaultChoice, parseChoice } from './table-columns.ts';
+
+const ColumnChooserPanel = lazy(() => import('./column-chooser-panel.tsx'));
 
 export interface ChooserColumn<T> {
   /** The column prop; also what the saved choice lists. */
@@ -104,9 +106,7 @@ function ColumnChooser<T>({ configKey, columns, chosen }: { configKey: string; c
   const qc = useQueryClient();
   const [open, setOpen] = useState(false);
   const [draft, setDraft] = useState<string[]>(chosen);
-  const [mode, setMode] = useState<'all' | 'selected'>('all');
   const optional = columns.filter((c) => !c.always);
-  const listed = mode === 'all' ? optional : optional.filter((c) => draft.includes(c.key));
 
   const save = useMutation({
     mutationFn: (keys: string[]) => columnPrefsApi.put(configKey, keys),
@@ -124,40 +124,18 @@ function ColumnChooser<T>({ configKey, columns, chosen }: { configKey: string; c
     save.mutate(optional.filter((c) => keys.includes(c.key)).map((c) => c.key));
   };
 
+  // The panel (its switch and check boxes) loads when the pop-over first renders it, at its first opening.
   const content = (
-    <Flex vertical gap={8} style={{ width: 320, height: 350 }} data-testid="column-chooser">
-      <Flex justify="space-between" align="center">
-        <Segmented
-          size="small"
-          value={mode}
-          onChange={(v) => setMode(v as 'all' | 'selected')}
-          options={[
-            { value: 'all', label: t('dataView.table.showAll') },
-            { value: 'selected', label: t('dataView.table.showSelected') },
-          ]}
-        />
-        <Typography.Text type={draft.length > MAX_CHOSEN_COLUMNS ? 'danger' : 'secondary'}>
-          {t('dataView.table.selected', { count: draft.length, max: MAX_CHOSEN_COLUMNS })}
-        </Typography.Text>
-      </Flex>
-      <div style={{ flex: 1, overflowY: 'auto', border: '1px solid rgba(5,5,5,0.06)', borderRadius: 6, padding: '4px 8px' }}>
-        <Checkbox.Group value={draft} onChange={(v) => setDraft(v as string[])} style={{ display: 'flex', flexDirection: 'column' }}>
-          {listed.map((c) => (
-            <Checkbox key={c.key} value={c.key} style={{ padding: '4px 0' }}>
-              {c.title}
-            </Checkbox>
-          ))}
-        </Checkbox.Group>
-      </div>
-      <Flex justify="flex-end" gap={8}>
-        <Button size="small" onClick={() => setDraft(defaultChoice(columns))}>
-          {t('dataView.table.reset')}
-        </Button>
-        <Button size="small" type="primary" loading={save.isPending} disabled={draft.length === 0} onClick={() => submit(draft)}>
-          {t('dataView.table.save')}
-        </Button>
-      </Flex>
-    </Flex>
+    <Suspense fallback={<Spin size="small" />}>
+      <ColumnChooserPanel
+        columns={columns}
+        draft={draft}
+        onDraft={setDraft}
+        saving={save.isPending}
+        onReset={() => setDraft(defaultChoice(columns))}
+        onSave={() => submit(draft)}
+      />
+    </Suspense>
   );
 
   return (

@@ -44,12 +44,16 @@ describe('download templates and clean tasks', () => {
       )
     ).rows[0];
 
-  it('a clean task deletes exactly the frames and GPS fixes older than its days and keeps the rest', async () => {
+  it('a clean task deletes exactly the data older than its days in every store and keeps the rest', async () => {
     const d = await makeDevice(t, a);
     const other = await makeDevice(t, a);
     const now = Date.now();
+    const raw = t.database.raw;
     await upload(t, a, d.id, burst(now - 10 * DAY, 70));
     await upload(t, a, d.id, burst(now - 6 * DAY, 30));
+    // A chunk straddling the cut-off (now - 5 days): its last frame is newer, so it stays whole.
+    const straddle = now - 5 * DAY - 60_000;
+    await upload(t, a, d.id, [...burst(straddle, 4), ...burst(now - 5 * DAY + 600_000, 6)]);
     await upload(t, a, d.id, burst(now - 4 * DAY, 25));
     await upload(t, a, d.id, burst(now - 1 * DAY, 15));
     await upload(t, a, other.id, burst(now - 10 * DAY, 12));
@@ -58,11 +62,48 @@ describe('download templates and clean tasks', () => {
       [now - 3 * DAY, d.id],
       [now - 9 * DAY, other.id],
     ] as const)
-      await t.database.raw.query('insert into gps_fixes (tenant_id, things_id, ts, lat, lon) values ($1, $2, $3, 1, 2)', [
-        a.tenantId,
-        id,
-        ts,
-      ]);
+      await raw.query('insert into gps_fixes (tenant_id, things_id, ts, lat, lon) values ($1, $2, $3, 1, 2)', [a.tenantId, id, ts]);
+    for (const [ts, id] of [
+      [now - 8 * DAY, d.id],
+      [now - 1 * DAY, d.id],
+      [now - 8 * DAY, other.id],
+    ] as const)
+      await raw.query(
+        `insert into thing_model_events (tenant_id, things_id, block, event, ts) values ($1, $2, 'b', 'e', to_timestamp($3::float8 / 1000))`,
+        [a.tenantId, id, ts],
+      );
+    // Decoded signal chunks (start, end in ms, samples) and minute roll-ups; every row is 8 + 8 bytes.
+    const chunkRows = (thingsId: string) => [
+      { thingsId, start: now - 9 * DAY, end: now - 9 * DAY + 1000, n: 50 },
+      { thingsId, start: now - 6 * DAY, end: now - 6 * DAY + 1000, n: 20 },
+      { thingsId, start: straddle, end: now - 4 * DAY, n: 7 },
+      { thingsId, start: now - 2 * DAY, end: now - 2 * DAY + 1000, n: 11 },
+    ];
+    const cutoffMs = now - 5 * DAY;
+    const series = new Map<string, string>();
+    for (const id of [d.id, other.id]) {
+      const rows = chunkRows(id);
+      const { rows: s } = await raw.query<{ id: string }>(
+        `insert into signal_series (tenant_id, things_id, channel, message, signal, samples, bytes)
+         values ($1, $2, 0, 'M', 'S', $3, 0) returning id::text`,
+        [a.tenantId, id, rows.reduce((n, r) => n + r.n, 0)],
+      );
+      series.set(id, s[0].id);
+      for (const r of rows)
+        await raw.query(
+          `insert into signal_chunks (series_id, t_start, t_end, n, codec, v_min, v_max, ts, vals)
+           values ($1, $2, $3, $4, 2, 0, 1, '\\x0000000000000000', '\\x0000000000000000')`,
+          [s[0].id, r.start * 1000, r.end * 1000, r.n],
+        );
+      for (const start of [now - 9 * DAY, now - 2 * DAY])
+        await raw.query(`insert into signal_rollups (series_id, level, t_start, cells) values ($1, 1, $2, '\\x00')`, [
+          s[0].id,
+          start * 1000,
+        ]);
+    }
+    const oldSamples = chunkRows(d.id)
+      .filter((r) => r.end < cutoffMs)
+      .reduce((n, r) => n + r.n, 0);
 
     const created = await req('POST', `${a.tenantId}/clean-tasks`, a.auth, { name: 'keep five days', things_id: d.id, keep_days: 5 });
     expect(created.statusCode).toBe(200);
@@ -74,16 +115,54 @@ describe('download templates and clean tasks', () => {
 
     const run = await req('POST', `${a.tenantId}/clean-tasks/${task.id}/run`, a.auth);
     expect(run.statusCode).toBe(200);
-    expect(run.json()).toMatchObject({ frames: 100, gps: 1, deleted: 101, limited: false });
+    expect(run.json()).toMatchObject({
+      frames: 100,
+      samples: oldSamples,
+      gps: 1,
+      events: 1,
+      deleted: 100 + oldSamples + 2,
+      limited: false,
+    });
     const left = await stored(d.id);
-    expect(Number(left.frames)).toBe(40);
-    expect(Number(left.first)).toBe((now - 4 * DAY) * 1000);
-    const fixes = await t.database.raw.query<{ ts: string }>('select ts::text from gps_fixes where things_id = $1', [d.id]);
+    expect(Number(left.frames)).toBe(10 + 25 + 15);
+    expect(Number(left.first)).toBe(straddle * 1000);
+    // The capacity follows: the per-day usage holds exactly the frames left.
+    const usage = await raw.query<{ frames: string }>(
+      'select coalesce(sum(frames), 0)::text as frames from storage_usage where things_id = $1',
+      [d.id],
+    );
+    expect(Number(usage.rows[0].frames)).toBe(50);
+    const fixes = await raw.query<{ ts: string }>('select ts::text from gps_fixes where things_id = $1', [d.id]);
     expect(fixes.rows.map((r) => Number(r.ts))).toEqual([now - 3 * DAY]);
+    const events = await raw.query<{ ms: string }>(
+      'select (extract(epoch from ts) * 1000)::bigint::text as ms from thing_model_events where things_id = $1',
+      [d.id],
+    );
+    expect(events.rows.map((r) => Number(r.ms))).toEqual([now - 1 * DAY]);
+    const chunksOf = async (id: string) =>
+      (
+        await raw.query<{ t: string }>('select t_start::text as t from signal_chunks where series_id = $1 order by t_start', [
+          series.get(id),
+        ])
+      ).rows.map((r) => Number(r.t));
+    expect(await chunksOf(d.id)).toEqual(
+      chunkRows(d.id)
+        .filter((r) => r.end >= cutoffMs)
+        .map((r) => r.start * 1000),
+    );
+    const rollups = await raw.query<{ t: string }>('select t_start::text as t from signal_rollups where series_id = $1', [
+      series.get(d.id),
+    ]);
+    expect(rollups.rows.map((r) => Number(r.t))).toEqual([(now - 2 * DAY) * 1000]);
+    const sd = await raw.query<{ samples: string }>('select samples::text from signal_series where id = $1', [series.get(d.id)]);
+    expect(Number(sd.rows[0].samples)).toBe(7 + 11);
     // The other device is untouched.
     expect(Number((await stored(other.id)).frames)).toBe(12);
+    expect((await chunksOf(other.id)).length).toBe(4);
+    expect((await raw.query('select 1 from gps_fixes where things_id = $1', [other.id])).rows.length).toBe(1);
+    expect((await raw.query('select 1 from thing_model_events where things_id = $1', [other.id])).rows.length).toBe(1);
     expect((await req('GET', `${a.tenantId}/clean-tasks/${task.id}`, a.auth)).json()).toMatchObject({
-      last_deleted: 101,
+      last_deleted: 100 + oldSamples + 2,
       last_limited: false,
     });
 
@@ -110,7 +189,12 @@ describe('download templates and clean tasks', () => {
     await upload(t, a, d.id, burst(now - 12 * DAY, 30));
     const task = (await req('POST', `${a.tenantId}/clean-tasks`, a.auth, { name: 'limited', things_id: d.id, keep_days: 7 })).json();
     // The limit made small (the spec's is 1 million rows): 70 rows a run.
-    const svc = dataServiceService({ raw: t.database.raw, exports: { create: async () => ({ id: '' }) }, maxRows: 70 });
+    const svc = dataServiceService({
+      raw: t.database.raw,
+      exports: { create: async () => ({ id: '' }) },
+      signals: t.app.ctx.signals,
+      maxRows: 70,
+    });
     expect(await svc.sweep()).toBeGreaterThanOrEqual(1);
     expect(Number((await stored(d.id)).frames)).toBe(30);
     expect(Number((await stored(d.id)).first)).toBe((now - 12 * DAY) * 1000);
@@ -119,6 +203,32 @@ describe('download templates and clean tasks', () => {
     // Run once a day: a second sweep now leaves it alone.
     await svc.sweep();
     expect(Number((await stored(d.id)).frames)).toBe(30);
+
+    // Decoded samples count toward the same limit, oldest first.
+    const s = await makeDevice(t, a);
+    const { rows } = await t.database.raw.query<{ id: string }>(
+      `insert into signal_series (tenant_id, things_id, channel, message, signal, samples) values ($1, $2, 0, 'M', 'S', 90) returning id::text`,
+      [a.tenantId, s.id],
+    );
+    const starts = [now - 20 * DAY, now - 15 * DAY, now - 12 * DAY];
+    for (const start of starts)
+      await t.database.raw.query(
+        `insert into signal_chunks (series_id, t_start, t_end, n, codec, v_min, v_max, ts, vals)
+         values ($1, $2, $3, 30, 2, 0, 1, '\\x00', '\\x00')`,
+        [rows[0].id, start * 1000, (start + 1000) * 1000],
+      );
+    const sTask = (
+      await req('POST', `${a.tenantId}/clean-tasks`, a.auth, { name: 'limited samples', things_id: s.id, keep_days: 7 })
+    ).json();
+    await svc.sweep();
+    const kept = await t.database.raw.query<{ t: string }>('select t_start::text as t from signal_chunks where series_id = $1', [
+      rows[0].id,
+    ]);
+    expect(kept.rows.map((r) => Number(r.t))).toEqual([starts[2] * 1000]);
+    expect((await req('GET', `${a.tenantId}/clean-tasks/${sTask.id}`, a.auth)).json()).toMatchObject({
+      last_deleted: 60,
+      last_limited: true,
+    });
   });
 
   it('a template run produces the same file as the equivalent direct export', async () => {

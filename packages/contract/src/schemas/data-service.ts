@@ -105,7 +105,11 @@ export type CleanTask = z.infer<typeof CleanTaskSchema>;
 export const CleanTaskPageSchema = pageOf(CleanTaskSchema);
 export const CleanTaskRunResultSchema = z.object({
   frames: z.number().int(),
+  /** Decoded signal samples. */
+  samples: z.number().int(),
   gps: z.number().int(),
+  /** Digital-twin events. */
+  events: z.number().int(),
   /** Rows deleted in all. */
   deleted: z.number().int(),
   /** true when the run stopped at `CLEAN_TASK_MAX_ROWS`. */

@@ -178,8 +178,8 @@ export function dataServiceRepository(raw: RawSql) {
     },
 
     /**
-     * The start (µs) below which a device's chunks older than `beforeUs` hold at most `maxFrames`
-     * frames, oldest first: `beforeUs` when they all fit.
+     * The end (µs) below which a device's chunks whose last frame is older than `beforeUs` hold at
+     * most `maxFrames` frames, oldest (by last frame) first: `beforeUs` when they all fit.
      */
     async framesBound(
       tenantId: string,
@@ -188,9 +188,9 @@ export function dataServiceRepository(raw: RawSql) {
       maxFrames: number,
     ): Promise<{ bound: number; limited: boolean }> {
       const { rows } = await raw.query<{ over: string | null }>(
-        `select min(time_start)::text as over from (
-           select time_start, sum(frame_count) over (order by time_start rows unbounded preceding) as run
-           from frame_chunks where tenant_id = $1 and things_id = $2 and time_start < $3) c
+        `select min(time_end)::text as over from (
+           select time_end, sum(frame_count) over (order by time_end rows unbounded preceding) as run
+           from frame_chunks where tenant_id = $1 and things_id = $2 and time_end < $3) c
          where run > $4`,
         [tenantId, thingsId, beforeUs, maxFrames],
       );
@@ -213,6 +213,24 @@ export function dataServiceRepository(raw: RawSql) {
         [tenantId, thingsId, bound],
       );
       return { n: rows[0].n, limited: over.rows.length > 0 };
+    },
+    /** Digital-twin events of the device older than `beforeMs`, at most `max` of them, oldest first. */
+    async deleteModelEventsBefore(
+      tenantId: string,
+      thingsId: string,
+      beforeMs: number,
+      max: number,
+    ): Promise<{ n: number; limited: boolean }> {
+      if (max <= 0) return { n: 0, limited: true };
+      const { rows } = await raw.query<{ n: number; limited: boolean }>(
+        `with over as (select ts from thing_model_events where tenant_id = $1 and things_id = $2 and ts < to_timestamp($3::float8 / 1000)
+                        order by ts offset $4 limit 1),
+              gone as (delete from thing_model_events where tenant_id = $1 and things_id = $2
+                         and ts < coalesce((select ts from over), to_timestamp($3::float8 / 1000)) returning 1)
+         select (select count(*) from gone)::int as n, exists (select 1 from over) as limited`,
+        [tenantId, thingsId, beforeMs, max],
+      );
+      return { n: rows[0].n, limited: rows[0].limited };
     },
   };
 }

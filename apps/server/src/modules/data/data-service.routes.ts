@@ -12,7 +12,7 @@ const withErrors = { tags: ['data'], errors };
 
 /** Download templates and clean tasks (spec §7 /data-mgmt); clean tasks run daily on the job scheduler. */
 export function dataServiceRoutes(app: LoggerheadApp, ctx: AppContext, exports: ReturnType<typeof downloadsService>) {
-  const svc = dataServiceService({ raw: ctx.database.raw, exports });
+  const svc = dataServiceService({ raw: ctx.database.raw, exports, signals: ctx.signals });
   ctx.scheduler?.every(CLEAN_SWEEP, '41 * * * *', async () => {
     const n = await svc.sweep();
     if (n) app.log.info({ tasks: n }, 'clean tasks run');

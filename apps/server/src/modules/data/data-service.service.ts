@@ -61,10 +61,14 @@ interface Exports {
 /**
  * Download templates and clean tasks (docs/decisions/0161-templates-and-clean-tasks.md). A template
  * run starts the existing export on each of its devices with the template's settings; a clean task
- * deletes a device's frames and GPS fixes older than `keep_days`, oldest first, at most
- * `maxRows` (1 million) rows a run.
+ * deletes a device's data (frames, decoded signals, GPS fixes, twin events) older than `keep_days`,
+ * oldest first, at most `maxRows` (1 million) rows a run.
  */
-export function dataServiceService(deps: { raw: RawSql; exports: Exports; now?: () => number; maxRows?: number }) {
+interface SignalsClean {
+  cleanBefore(tenantId: string, thingsId: string, beforeUs: number, maxSamples: number): Promise<{ samples: number; limited: boolean }>;
+}
+
+export function dataServiceService(deps: { raw: RawSql; exports: Exports; signals: SignalsClean; now?: () => number; maxRows?: number }) {
   const repo = dataServiceRepository(deps.raw);
   const quick = quickDeleteRepository(deps.raw);
   const now = deps.now ?? Date.now;
@@ -98,19 +102,35 @@ export function dataServiceService(deps: { raw: RawSql; exports: Exports; now?: 
     };
   }
 
-  /** Deletes what the task holds older than its days, within the row limit. */
+  /**
+   * Deletes the device's data older than the task's days, within the row limit, store by store and
+   * oldest first in each: frame chunks whose last frame is older (frames count one row each, a chunk
+   * straddling the cut-off stays), decoded signal chunks whose last sample is older (samples count one
+   * row each), GPS fixes, then digital-twin events. A store that reaches the limit stops the run.
+   */
   async function clean(r: CleanTaskRow) {
     const cutoff = now() - r.keep_days * DAY_MS;
-    const { bound, limited } = await repo.framesBound(r.tenant_id, r.things_id, cutoff * 1000, maxRows);
-    // Chunks start before `to` (ms): a bound in µs rounds down, so the limit holds.
-    const to = Math.floor(bound / 1000);
+    const fb = await repo.framesBound(r.tenant_id, r.things_id, cutoff * 1000, maxRows);
     let frames = 0;
-    for (const day of await quick.frameDays(r.tenant_id, r.things_id, { from: null, to })) {
-      frames += (await quick.deleteFrames(r.tenant_id, r.things_id, day, { from: null, to })).frames;
+    // Chunks whose last frame is before the bound (µs) also start before it.
+    for (const day of await quick.frameDays(r.tenant_id, r.things_id, { from: null, to: Math.ceil(fb.bound / 1000) })) {
+      frames += (await quick.deleteFrames(r.tenant_id, r.things_id, day, { from: null, to: null }, fb.bound)).frames;
     }
-    const gps = limited ? { n: 0, limited: true } : await repo.deleteGpsBefore(r.tenant_id, r.things_id, cutoff, maxRows - frames);
-    const out = { frames, gps: gps.n, deleted: frames + gps.n, limited: limited || gps.limited, cutoff };
-    await repo.cleanTaskRan(r.id, { deleted: out.deleted, limited: out.limited, error: null });
+    let limited = fb.limited;
+    const none = { n: 0, limited: true };
+    const sig = limited
+      ? { samples: 0, limited: true }
+      : await deps.signals.cleanBefore(r.tenant_id, r.things_id, cutoff * 1000, maxRows - frames);
+    limited ||= sig.limited;
+    const gps = limited ? none : await repo.deleteGpsBefore(r.tenant_id, r.things_id, cutoff, maxRows - frames - sig.samples);
+    limited ||= gps.limited;
+    const events = limited
+      ? none
+      : await repo.deleteModelEventsBefore(r.tenant_id, r.things_id, cutoff, maxRows - frames - sig.samples - gps.n);
+    limited ||= events.limited;
+    const deleted = frames + sig.samples + gps.n + events.n;
+    const out = { frames, samples: sig.samples, gps: gps.n, events: events.n, deleted, limited, cutoff };
+    await repo.cleanTaskRan(r.id, { deleted, limited, error: null });
     return out;
   }
 

@@ -131,18 +131,26 @@ export function quickDeleteRepository(raw: RawSql) {
 
     /**
      * Deletes a device's frame chunks that start on `day` within the range (chunk granularity:
-     * a chunk belongs to the range by its first frame), and takes them off that day's usage.
+     * a chunk belongs to the range by its first frame), and takes them off that day's usage. With
+     * `endBeforeUs`, only those whose last frame is before it (a clean task keeps a straddling chunk).
      */
-    async deleteFrames(tenantId: string, thingsId: string, day: number, r: Range): Promise<{ frames: number; bytes: number }> {
+    async deleteFrames(
+      tenantId: string,
+      thingsId: string,
+      day: number,
+      r: Range,
+      endBeforeUs: number | null = null,
+    ): Promise<{ frames: number; bytes: number }> {
       const lo = Math.max(day * DAY_US, r.from === null ? -Infinity : r.from * 1000);
       const hi = Math.min((day + 1) * DAY_US, r.to === null ? Infinity : r.to * 1000);
       if (lo >= hi) return { frames: 0, bytes: 0 };
       return raw.transaction(async (tx) => {
         const { rows } = await tx.query<{ frames: number; bytes: number; chunks: number }>(
           `with gone as (delete from frame_chunks where tenant_id = $1 and things_id = $2 and time_start >= $3 and time_start < $4
+                           and ($5::bigint is null or time_end < $5::bigint)
                          returning frame_count, octet_length(data) as b)
            select coalesce(sum(frame_count), 0)::float8 as frames, coalesce(sum(b), 0)::float8 as bytes, count(*)::int as chunks from gone`,
-          [tenantId, thingsId, lo, hi],
+          [tenantId, thingsId, lo, hi, endBeforeUs],
         );
         const g = { frames: Number(rows[0].frames), bytes: Number(rows[0].bytes), chunks: rows[0].chunks };
         await tx.query(

@@ -106,6 +106,29 @@ export function createSignals(deps: SignalsDeps) {
       return bytes;
     },
 
+    /**
+     * Clean task: deletes a device's raw chunks whose last sample is older than `beforeUs`, oldest
+     * first, at most `maxSamples` samples, with the roll-up blocks that close before the same bound;
+     * their bytes leave the capacity.
+     */
+    async cleanBefore(
+      tenantId: string,
+      thingsId: string,
+      beforeUs: number,
+      maxSamples: number,
+    ): Promise<{ samples: number; bytes: number; limited: boolean }> {
+      cache.invalidate(thingsId);
+      const { bound, limited } = await repo.samplesBound(tenantId, thingsId, beforeUs, Math.max(0, maxSamples));
+      let samples = 0;
+      let bytes = 0;
+      for (const p of await repo.purgeBefore(tenantId, bound, thingsId)) {
+        samples += p.samples;
+        bytes += p.bytes;
+        if (p.bytes && deps.usage) await deps.usage.add(tenantId, p.things_id, -p.bytes);
+      }
+      return { samples, bytes, limited };
+    },
+
     /** Retention (package maximum_data_retention_days): drops decoded data older than `beforeMs`. */
     async purgeBefore(tenantId: string, beforeMs: number, thingsId: string | null = null): Promise<number> {
       let total = 0;

@@ -250,8 +250,12 @@ export function signalsRepository(raw: RawSql) {
      * Retention: deletes raw chunks that end and roll-up blocks that close before `beforeUs`, for a
      * tenant (or one of its devices). Returns the bytes freed per device.
      */
-    async purgeBefore(tenantId: string, beforeUs: number, thingsId: string | null): Promise<{ things_id: string; bytes: number }[]> {
-      const { rows } = await raw.query<{ things_id: string; bytes: number }>(
+    async purgeBefore(
+      tenantId: string,
+      beforeUs: number,
+      thingsId: string | null,
+    ): Promise<{ things_id: string; bytes: number; samples: number }[]> {
+      const { rows } = await raw.query<{ things_id: string; bytes: number; samples: number }>(
         `with chunks as (
            delete from signal_chunks c using signal_series s
             where c.series_id = s.id and s.tenant_id = $1 and ($3::uuid is null or s.things_id = $3) and c.t_end < $2
@@ -265,12 +269,37 @@ export function signalsRepository(raw: RawSql) {
          update signal_series s set bytes = greatest(0, s.bytes - per.b), samples = greatest(0, s.samples - per.n),
                 first_ts = greatest(s.first_ts, $2)
            from per where s.id = per.series_id
-         returning s.things_id, per.b::float8 as bytes`,
+         returning s.things_id, per.b::float8 as bytes, per.n::float8 as samples`,
         [tenantId, beforeUs, thingsId],
       );
-      const by = new Map<string, number>();
-      for (const r of rows) by.set(r.things_id, (by.get(r.things_id) ?? 0) + Number(r.bytes));
-      return [...by].map(([things_id, bytes]) => ({ things_id, bytes }));
+      const by = new Map<string, { bytes: number; samples: number }>();
+      for (const r of rows) {
+        const o = by.get(r.things_id) ?? { bytes: 0, samples: 0 };
+        by.set(r.things_id, { bytes: o.bytes + Number(r.bytes), samples: o.samples + Number(r.samples) });
+      }
+      return [...by].map(([things_id, o]) => ({ things_id, ...o }));
+    },
+
+    /**
+     * The end (µs) below which a device's raw chunks ending before `beforeUs` hold at most
+     * `maxSamples` samples, oldest (by last sample) first: `beforeUs` when they all fit.
+     */
+    async samplesBound(
+      tenantId: string,
+      thingsId: string,
+      beforeUs: number,
+      maxSamples: number,
+    ): Promise<{ bound: number; limited: boolean }> {
+      const { rows } = await raw.query<{ over: string | null }>(
+        `select min(t_end)::text as over from (
+           select c.t_end, sum(c.n) over (order by c.t_end rows unbounded preceding) as run
+             from signal_chunks c join signal_series s on s.id = c.series_id
+            where s.tenant_id = $1 and s.things_id = $2 and c.t_end < $3) x
+         where run > $4`,
+        [tenantId, thingsId, beforeUs, maxSamples],
+      );
+      const over = rows[0]?.over;
+      return over === null || over === undefined ? { bound: beforeUs, limited: false } : { bound: Number(over), limited: true };
     },
 
     /**

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
+import { CONTAINER_PAGE_ACCESS } from '../../apps/web/src/app/page-access.ts';
 import { Api } from '../support/api.ts';
 import { registerTenant } from '../support/fixtures.ts';
 import { ROOT } from '../support/server.ts';
@@ -12,12 +13,20 @@ import { expect, loginThroughForm, test } from '../support/test.ts';
  * blocked script, style, image, font or connection.
  */
 
-/** The router's paths, read from its table (apps/web/src/app/routes.ts): a new page is covered here at once. */
-function consoleRoutes(): { top: string[]; container: string[] } {
+/**
+ * The router's paths: the console's pages from their guard table (apps/web/src/app/page-access.ts,
+ * which every console page must have an entry in), the pages outside the console read from the
+ * router's tree (apps/web/src/app/routes.ts). A new page is covered here at once.
+ */
+function consoleRoutes(): { top: string[]; container: string[]; declared: number } {
   const src = fs.readFileSync(path.join(ROOT, 'apps/web/src/app/routes.ts'), 'utf8');
   const [containerPart, treePart] = src.split('export function buildRoutes');
   const paths = (s: string) => [...s.matchAll(/\{\s*path: '([^']+)'/g)].map((m) => m[1]).filter((p) => p !== '*' && p !== 'Container');
-  return { container: paths(containerPart).map((p) => `/Container/${p}`), top: paths(treePart).map((p) => `/${p}`) };
+  return {
+    container: Object.keys(CONTAINER_PAGE_ACCESS).map((p) => `/Container/${p}`),
+    top: paths(treePart).map((p) => `/${p}`),
+    declared: [...containerPart.matchAll(/consolePage\('/g)].length,
+  };
 }
 
 /** The device page's tabs, from its table (apps/web/src/app/device-details/device-details.page.tsx). */
@@ -83,6 +92,8 @@ async function visitAll(page: Page, urls: string[]): Promise<void> {
 test.describe('Content-Security-Policy', () => {
   test('reads the whole route table (sanity of the walk below)', () => {
     expect(ROUTES.container.length).toBeGreaterThan(20);
+    // Every page the router declares is in the walk.
+    expect(ROUTES.container.length).toBe(ROUTES.declared);
     expect(ROUTES.container).toContain('/Container/HomePage');
     expect(ROUTES.container).toContain('/Container/SystemManager/SystemSetting');
     expect(ROUTES.top).toEqual(expect.arrayContaining(['/Login', '/Register', '/ForgetPassword', '/doc', '/Watch']));

@@ -13,6 +13,12 @@
  * Options: --devices 500,1000,2000  --seconds 10  --mosquitto /usr/sbin/mosquitto
  *   --idle N    also connect N idle loggers at once and print the server's memory per connection
  *   --storm N   also connect N loggers at once (a server restart) and print how long until all are in
+ *   --external 1,2  also the external-broker path (needs BENCH_DATABASE_URL): a Mosquitto of its
+ *               own takes the fleet and 1, then 2 server copies (`loggerhead serve` processes with
+ *               MQTT_URL, the bench's database, each its own DATA_DIR and port) store it from a
+ *               shared subscription; per device count it prints offered msgs/s, Mosquitto's
+ *               acknowledged/s, stored/s (rows of frame_chunks over the time until the last is
+ *               stored) and the lag from the last acknowledgement to the last row stored.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -33,13 +39,18 @@ const { values: args } = parseArgs({
     mosquitto: { type: 'string', default: '/usr/sbin/mosquitto' },
     idle: { type: 'string', default: '0' },
     storm: { type: 'string', default: '0' },
+    external: { type: 'string', default: '' },
   },
 });
 const COUNTS = args.devices.split(',').map(Number);
 const SECONDS = Number(args.seconds);
 const IDLE = Number(args.idle);
 const STORM = Number(args.storm);
+const COPIES = args.external ? args.external.split(',').map(Number) : [];
 if (!COUNTS.every((n) => n > 0) || !(SECONDS > 0)) throw new Error('--devices takes counts like 500,1000 and --seconds a number');
+if (!COPIES.every((n) => Number.isInteger(n) && n > 0)) throw new Error('--external takes numbers of server copies like 1,2');
+if (COPIES.length && !process.env.BENCH_DATABASE_URL)
+  throw new Error('--external needs BENCH_DATABASE_URL: the server copies share a PostgreSQL database');
 const RATE = 100; // frames per second per device, in 10 batches
 const BIN = path.resolve(import.meta.dirname, '../apps/server/bin/loggerhead.mjs');
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -62,21 +73,39 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-// Mosquitto alone: anonymous, no persistence, no log.
-const mqPort = await freePort();
-const mqConf = path.join(dataDir, 'mosquitto.conf');
-fs.writeFileSync(mqConf, `listener ${mqPort} 127.0.0.1\nallow_anonymous true\npersistence false\nlog_dest none\nmax_connections -1\n`);
-const mosquitto = spawn(args.mosquitto, ['-c', mqConf], { stdio: ['ignore', 'ignore', 'inherit'] });
-const mqExit = new Promise((r) => mosquitto.once('exit', r));
-for (let i = 0; ; i++) {
-  const ok = await new Promise<boolean>((r) => {
-    const s = net.connect(mqPort, '127.0.0.1', () => r(true)).once('error', () => r(false));
-    s.once('connect', () => s.destroy());
-  });
-  if (ok) break;
-  if (i > 100 || mosquitto.exitCode !== null) throw new Error(`${args.mosquitto} did not start on port ${mqPort}`);
-  await new Promise((r) => setTimeout(r, 50));
+/** A Mosquitto of its own on a free port: anonymous, no persistence, no log, and `extra` lines. */
+async function startMosquitto(name: string, extra: string[] = []) {
+  const port = await freePort();
+  const conf = path.join(dataDir, `${name}.conf`);
+  fs.writeFileSync(
+    conf,
+    [`listener ${port} 127.0.0.1`, 'allow_anonymous true', 'persistence false', 'log_dest none', 'max_connections -1', ...extra, ''].join(
+      '\n',
+    ),
+  );
+  const proc = spawn(args.mosquitto, ['-c', conf], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const exited = new Promise((r) => proc.once('exit', r));
+  for (let i = 0; ; i++) {
+    const ok = await new Promise<boolean>((r) => {
+      const s = net.connect(port, '127.0.0.1', () => r(true)).once('error', () => r(false));
+      s.once('connect', () => s.destroy());
+    });
+    if (ok) break;
+    if (i > 100 || proc.exitCode !== null) throw new Error(`${args.mosquitto} did not start on port ${port}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return {
+    port,
+    stop: () => {
+      proc.kill();
+      return exited;
+    },
+  };
 }
+
+// Mosquitto alone: no storage, no subscriber.
+const mosquitto = await startMosquitto('mosquitto');
+const mqPort = mosquitto.port;
 
 const config = benchConfig({ dataDir, databaseUrl });
 const app = await buildApp(config, { logger: false });
@@ -256,7 +285,129 @@ if (STORM) {
   if (lh.failures) console.log(`        Loggerhead: ${lh.failures}`);
 }
 
+if (COPIES.length) await external();
+
 await app.close();
-mosquitto.kill();
-await mqExit;
+await mosquitto.stop();
 await cleanup();
+
+/**
+ * The external-broker path: the fleet publishes to a Mosquitto of its own, which acknowledges each
+ * batch on receipt; 1, then 2 server copies (separate processes) take the batches from their shared
+ * subscription and store them. Mosquitto is anonymous, as the one above: the copies find a device
+ * by its topic and a broker's own checks of device keys (password file, dynamic security) are not
+ * what is measured, and both brokers then differ only in having subscribers. It has the settings
+ * docs/device-protocol.md asks of an operator: up to 1,000 messages in flight to each server
+ * connection (the copies announce that receive maximum) and a queue that does not drop a backlog.
+ */
+async function external() {
+  const broker = await startMosquitto('mosquitto-external', ['max_inflight_messages 1000', 'max_queued_messages 1000000']);
+  const url = `mqtt://127.0.0.1:${broker.port}`;
+  // Ports (and so broker sessions) stay the same from one run to the next: a copy started again
+  // resumes its session, and no session of a stopped copy keeps a share of the group's messages.
+  const ports = await Promise.all(Array.from({ length: Math.max(...COPIES) }, () => freePort()));
+
+  async function startCopy(i: number) {
+    const dir = path.join(dataDir, `copy-${i + 1}`);
+    fs.mkdirSync(dir, { recursive: true });
+    const child = spawn(process.execPath, [BIN, 'serve'], {
+      env: {
+        ...process.env,
+        DATABASE_URL: databaseUrl as string,
+        MQTT_URL: url,
+        DATA_DIR: dir,
+        PORT: String(ports[i]),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+        EXPERIENCE: 'false',
+        SCHEDULER: 'false',
+        GROOVY_WORKERS: '0',
+        WEB_DIR: '',
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    // Errors of the copy (a batch not stored) are shown; its other log lines are not.
+    let rest = '';
+    child.stdout.on('data', (d) => {
+      const lines = (rest + d).split('\n');
+      rest = lines.pop() ?? '';
+      for (const l of lines) if (/"level":(50|60)/.test(l)) console.log(`        copy ${i + 1}: ${l}`);
+    });
+    const exited = new Promise((r) => child.once('exit', r));
+    for (let k = 0; ; k++) {
+      const up = await fetch(`http://127.0.0.1:${ports[i]}/v1/health`).then(
+        (r) => r.ok,
+        () => false,
+      );
+      if (up) break;
+      if (k > 600 || child.exitCode !== null) throw new Error(`server copy ${i + 1} did not start (exit ${child.exitCode})`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    return {
+      stop: () => {
+        child.kill('SIGTERM');
+        return exited;
+      },
+    };
+  }
+
+  /** One run: the simulator against the broker while frame_chunks is counted until all is stored. */
+  async function run(n: number, seconds: number) {
+    const before = await stored();
+    let sending = 0;
+    let rows = 0;
+    let lastAt = 0;
+    let polling = true;
+    // Counted every 200 ms from the first batch on: the time the count reached its last value is
+    // when the last batch was stored (within 200 ms).
+    const poll = (async () => {
+      while (polling) {
+        const k = (await stored()) - before;
+        if (k !== rows) {
+          rows = k;
+          lastAt = performance.now();
+        }
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    })();
+    const sim = await simulate(url, ['--devices', String(n), '--duration', String(seconds)], (line) => {
+      if (/devices connected/.test(line)) sending = performance.now();
+    });
+    const ackedAt = sending + sim.seconds * 1000;
+    // Until every acknowledged batch is stored, or nothing more was stored for 30 s.
+    while (rows < sim.batches && performance.now() - Math.max(lastAt, ackedAt) < 30_000) await new Promise((r) => setTimeout(r, 100));
+    polling = false;
+    await poll;
+    const storing = (lastAt - sending) / 1000;
+    return { sim, rows, storedRate: rows / Math.max(storing, 1e-3), lag: Math.max(0, lastAt - ackedAt) / 1000 };
+  }
+
+  console.log('');
+  console.log(
+    'external broker (MQTT_URL): the fleet publishes to a Mosquitto of its own; server copies (processes) store it from a shared subscription',
+  );
+  console.log(
+    "note: on this path a device's PUBACK comes from the broker on receipt: until a copy commits the batch, its durability is the broker's (its persistence setting; here none)",
+  );
+  console.log(
+    `${'copies'.padStart(6)} ${'devices'.padStart(7)} ${'offered/s'.padStart(10)}  ${'Mosquitto acked/s'.padStart(17)} ${'p99'.padStart(7)}  ${'stored/s'.padStart(9)} ${'lag'.padStart(7)}  load avg`,
+  );
+  for (const k of COPIES) {
+    const copies = [];
+    for (let i = 0; i < k; i++) copies.push(await startCopy(i));
+    await run(100, 2); // warm-up: JIT of the copies, their sessions, pools
+    for (const n of COUNTS) {
+      const r = await run(n, SECONDS);
+      console.log(
+        `${String(k).padStart(6)} ${fmt(n).padStart(7)} ${fmt(n * 10).padStart(10)}  ${fmt(r.sim.batches / r.sim.seconds).padStart(17)} ${ms(r.sim.p99).padStart(7)}  ${fmt(r.storedRate).padStart(9)} ${`${r.lag.toFixed(1)} s`.padStart(7)}  ${load()}`,
+      );
+      if (r.rows < r.sim.batches)
+        console.log(
+          `        ${fmt(r.sim.batches - r.rows)} of ${fmt(r.sim.batches)} batches acknowledged by Mosquitto were not stored within 30 s`,
+        );
+      if (r.sim.failed) console.log(`        ${r.sim.failed} of ${n} devices did not connect: ${r.sim.failures}`);
+    }
+    for (const c of copies) await c.stop();
+  }
+  await broker.stop();
+}

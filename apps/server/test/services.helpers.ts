@@ -42,6 +42,11 @@ export async function startMosquitto(): Promise<{ url: string; port: number; sto
       // Started as root, Mosquitto would switch to its own user, which cannot read this private folder.
       `user ${os.userInfo().username}`,
       'persistence false',
+      // As docs/device-protocol.md asks of an operator: the servers' connections may each have 1,000
+      // messages in flight (MQTT 5 clients announce it; this is for 3.1.1 ones), and a backlog for
+      // a slow or restarting server copy is queued, not dropped past the default 1,000.
+      'max_inflight_messages 1000',
+      'max_queued_messages 1000000',
       `plugin ${plugin}`,
       `plugin_opt_config_file ${path.join(dir, 'dynsec.json')}`,
       '',

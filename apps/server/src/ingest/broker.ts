@@ -1,6 +1,7 @@
 import net from 'node:net';
 import type { Aedes } from 'aedes';
 import mqtt, { type MqttClient } from 'mqtt';
+import mqttPacket from 'mqtt-packet';
 
 /**
  * The device transport: an embedded aedes broker (default) or a client of an
@@ -104,16 +105,104 @@ export interface ExternalOptions {
   clientId: string;
   /** Shared-subscription filter, and the plain filter used when the broker refuses shared ones. */
   filters: { shared: string; plain: string };
-  /** Connections in the shared group: each handles one message at a time. */
+  /** Connections in the shared group. */
   connections: number;
+  /** Messages each connection processes at once (its MQTT 5 receive maximum); default `EXTERNAL_WINDOW`. */
+  window?: number;
   /** Settles when the message may be acknowledged to the broker. */
   onMessage: (topic: string, payload: Buffer) => Promise<unknown>;
   onError: (err: unknown, topic: string) => void;
   onClose?: () => Promise<void>;
 }
 
+/**
+ * Messages in flight per connection of the external broker. A group commit takes up to 2,000 rows
+ * (chunk-writer.ts): 4 connections of 1,000 fill one whatever the copies' share of the fleet, and
+ * hold a few MB of payload at most.
+ */
+export const EXTERNAL_WINDOW = 1000;
+
+/**
+ * Given to mqtt.js's `handleMessage` callback: mqtt.js then reads on without sending its own PUBACK
+ * (handlers/publish.js: an error from `handleMessage` skips the PUBACK), and `AckWindow` sends it.
+ */
+const HELD = new Error('acknowledged by the window');
+
+/**
+ * One connection's messages in flight: processed at once, up to `limit`; their PUBACKs leave in the
+ * order the PUBLISHes came (MQTT-4.6.0-2), each once its message and all before it settled. A
+ * message that fails is not acknowledged, nor anything after it: the connection is dropped and the
+ * broker re-delivers them. Lives as long as one network connection (a reconnect gets a new one, so
+ * no PUBACK ever reaches a connection its PUBLISH did not come on).
+ */
+class AckWindow {
+  /** Messages not yet acknowledged, in arrival order (QoS 0 ones hold a place but get no PUBACK). */
+  private readonly unacked: { messageId: number | null; settled: boolean }[] = [];
+  /** Messages whose processing has not settled. */
+  private running = 0;
+  private waiting: (() => void) | null = null;
+  private idle: (() => void)[] = [];
+  failed = false;
+
+  constructor(
+    readonly stream: MqttClient['stream'],
+    private readonly protocolVersion: 4 | 5,
+    private readonly limit: number,
+  ) {}
+
+  /** Takes a message in; `next` lets mqtt.js read the following packet, at once or when there is room. */
+  admit(messageId: number | null, work: Promise<unknown>, next: () => void, fail: (err: unknown) => void) {
+    const entry = { messageId, settled: false };
+    this.unacked.push(entry);
+    this.running++;
+    work.then(
+      () => {
+        entry.settled = true;
+        this.settled();
+      },
+      (err) => {
+        if (!this.failed) {
+          this.failed = true;
+          fail(err);
+          // Not acknowledged: drop the connection so the broker re-delivers it and everything after it.
+          this.stream.destroy();
+        }
+        this.settled();
+      },
+    );
+    if (this.unacked.length < this.limit) next();
+    else this.waiting = next; // full: the connection is not read until a PUBACK leaves
+  }
+
+  private settled() {
+    this.running--;
+    while (!this.failed && this.unacked[0]?.settled) {
+      const { messageId } = this.unacked.shift() as { messageId: number | null };
+      if (messageId !== null && this.stream.writable)
+        mqttPacket.writeToStream({ cmd: 'puback', messageId, reasonCode: 0 }, this.stream, { protocolVersion: this.protocolVersion });
+    }
+    // After a failure mqtt.js discards what it still holds of this connection.
+    if (this.waiting && (this.failed || this.unacked.length < this.limit)) {
+      const next = this.waiting;
+      this.waiting = null;
+      next();
+    }
+    if (this.running === 0) for (const r of this.idle.splice(0)) r();
+  }
+
+  /** Resolves once every message taken in has settled (and, unless one failed, was acknowledged). */
+  drained(): Promise<void> {
+    if (this.running === 0) return Promise.resolve();
+    return new Promise((r) => this.idle.push(r));
+  }
+}
+
 export function externalBroker(o: ExternalOptions): Broker {
   const clients: MqttClient[] = [];
+  const limit = o.window ?? EXTERNAL_WINDOW;
+  /** The windows whose messages may still be running (a dropped connection's until they settle). */
+  const windows = new Set<AckWindow>();
+  let closing = false;
   let shared = true;
   const b: Broker = {
     kind: 'external',
@@ -131,19 +220,37 @@ export function externalBroker(o: ExternalOptions): Broker {
             clientId: `${o.clientId}-${i}`,
             protocolVersion,
             clean: false,
-            ...(protocolVersion === 5 ? { properties: { sessionExpiryInterval: 3600 } } : {}),
+            // The receive maximum lets the broker send a window's worth before the first PUBACK;
+            // without it Mosquitto sends `max_inflight_messages` (default 20).
+            ...(protocolVersion === 5 ? { properties: { sessionExpiryInterval: 3600, receiveMaximum: limit } } : {}),
             reconnectPeriod: 1000,
           });
-          // mqtt.js sends the PUBACK when handleMessage calls back: only after the commit.
+          // mqtt.js handles a connection's PUBLISHes one at a time and sends each PUBACK when
+          // handleMessage calls back. The window instead takes up to `limit` of them at once and
+          // sends their PUBACKs itself, in order, each only after its commit.
+          let w: AckWindow | null = null;
           c.handleMessage = (packet, callback) => {
             if (packet.cmd !== 'publish') return callback();
-            o.onMessage(packet.topic, packet.payload as Buffer).then(
-              () => callback(),
-              (err) => {
-                o.onError(err, packet.topic);
-                // Not acknowledged: drop the connection so the broker re-delivers.
-                c.stream.destroy();
-              },
+            if (w?.stream !== c.stream) {
+              const old = w;
+              if (old) void old.drained().then(() => windows.delete(old));
+              w = new AckWindow(c.stream, protocolVersion, limit);
+              windows.add(w);
+            }
+            // Closing, or the connection is being dropped: neither processed nor acknowledged, so re-delivered.
+            if (closing || w.failed) return callback(HELD);
+            let work: Promise<unknown>;
+            try {
+              work = o.onMessage(packet.topic, packet.payload as Buffer);
+            } catch (err) {
+              work = Promise.reject(err);
+            }
+            const topic = packet.topic;
+            w.admit(
+              packet.qos > 0 ? (packet.messageId ?? null) : null,
+              work,
+              () => callback(HELD),
+              (err) => o.onError(err, topic),
             );
           };
           return c;
@@ -183,6 +290,9 @@ export function externalBroker(o: ExternalOptions): Broker {
       }
     },
     async close() {
+      // Take nothing more in; what is in flight commits and is acknowledged before the disconnect.
+      closing = true;
+      await Promise.all([...windows].map((w) => w.drained()));
       await Promise.all(clients.map((c) => c.endAsync()));
       await o.onClose?.();
     },

@@ -35,6 +35,27 @@ const DAY_US = 86_400_000_000;
 export const dayOf = (us: number) => Math.floor(us / DAY_US);
 export const partitionName = (day: number) => `frame_chunks_p${new Date(day * 86_400_000).toISOString().slice(0, 10).replaceAll('-', '')}`;
 
+/** A batch's identity in the store: a re-sent batch has the same. */
+const batchKey = (c: FrameChunk) => `${c.thingsId}/${c.info.timeStart}/${c.info.session}/${c.info.seq}`;
+
+/**
+ * The chunks without repeats of a batch (a quick re-send lands in the same group commit): the
+ * first is kept. Keys are built only for a device with more than one batch in the group.
+ */
+function distinctBatches(chunks: FrameChunk[]): FrameChunk[] {
+  const perDevice = new Map<string, number>();
+  for (const c of chunks) perDevice.set(c.thingsId, (perDevice.get(c.thingsId) ?? 0) + 1);
+  if (perDevice.size === chunks.length) return chunks;
+  const seen = new Set<string>();
+  return chunks.filter((c) => {
+    if (perDevice.get(c.thingsId) === 1) return true;
+    const k = batchKey(c);
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
 interface Pending {
   chunk: FrameChunk;
   resolve: () => void;
@@ -124,30 +145,26 @@ export class ChunkWriter extends EventEmitter<{ committed: [FrameChunk[]] }> {
   }
 
   private async flush(chunks: FrameChunk[]): Promise<FrameChunk[]> {
-    // The same batch twice in one flush (a quick re-send): keep the first.
-    const seen = new Set<string>();
-    const unique: FrameChunk[] = [];
-    for (const c of chunks) {
-      const k = `${c.thingsId}/${c.info.timeStart}/${c.info.session}/${c.info.seq}`;
-      if (seen.has(k)) continue;
-      seen.add(k);
-      unique.push(c);
-    }
-    await this.ensurePartitions(new Set(unique.map((c) => dayOf(c.info.timeStart))));
+    const unique = distinctBatches(chunks);
+    const days = new Set<number>();
+    for (const c of unique) days.add(dayOf(c.info.timeStart));
+    await this.ensurePartitions(days);
     const inserted = await this.raw.transaction(async (tx) => {
-      const ok = await chunksRepository.insert(tx, unique);
-      const got = new Set(ok.map((r) => `${r.things_id}/${Number(r.time_start)}/${Number(r.session)}/${Number(r.seq)}`));
-      const fresh = unique.filter((c) => got.has(`${c.thingsId}/${c.info.timeStart}/${c.info.session}/${c.info.seq}`));
+      const { keys } = await chunksRepository.insert(tx, unique);
+      // Keys come back only when some were stored before (re-sent after a lost PUBACK).
+      const fresh = keys ? unique.filter((c) => keys.has(batchKey(c))) : unique;
       // Capacity per device and day, in the same transaction as the chunks.
       const usage = new Map<string, DayUsage>();
       for (const c of fresh) {
         const day = dayOf(c.info.timeStart);
-        const k = `${c.thingsId}/${day}`;
-        const u = usage.get(k) ?? { tenantId: c.tenantId, thingsId: c.thingsId, day, bytes: 0, frames: 0, chunks: 0 };
-        u.bytes += c.data.byteLength;
-        u.frames += c.info.count;
-        u.chunks++;
-        usage.set(k, u);
+        const first = usage.get(c.thingsId);
+        // A device's batches on both sides of midnight: the other day under a key of its own.
+        const key = !first || first.day === day ? c.thingsId : `${c.thingsId}/${day}`;
+        let d = usage.get(key);
+        if (!d) usage.set(key, (d = { tenantId: c.tenantId, thingsId: c.thingsId, day, bytes: 0, frames: 0, chunks: 0 }));
+        d.bytes += c.data.byteLength;
+        d.frames += c.info.count;
+        d.chunks++;
       }
       if (usage.size) await chunksRepository.addUsage(tx, usage.values());
       return fresh;

@@ -82,6 +82,7 @@ export function attachDeviceHooks(aedes: Aedes, deps: { devices: DeviceDirectory
         }
         (client as DeviceClient).device = device;
         (client as DeviceClient).upPrefix = `${TOPIC_ROOT}/${device.deviceId}/up/`;
+        (client as DeviceClient).acks = [];
         done(null, true);
       })
       .catch((err) => {
@@ -113,7 +114,7 @@ export function attachDeviceHooks(aedes: Aedes, deps: { devices: DeviceDirectory
     // PUBACKs of one client leave in the order its PUBLISHes came, each after its own commit: a
     // queue per client, released from its head (one settled-callback per uplink, no promise chain).
     const pending: PendingAck = { settled: false, err: null, done };
-    const q = c ? (c.acks ??= []) : [];
+    const q = c?.acks ?? [];
     q.push(pending);
     work.then(
       () => {

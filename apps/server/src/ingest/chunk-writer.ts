@@ -161,7 +161,10 @@ export class ChunkWriter extends EventEmitter<{ committed: [FrameChunk[]] }> {
         // A device's batches on both sides of midnight: the other day under a key of its own.
         const key = !first || first.day === day ? c.thingsId : `${c.thingsId}/${day}`;
         let d = usage.get(key);
-        if (!d) usage.set(key, (d = { tenantId: c.tenantId, thingsId: c.thingsId, day, bytes: 0, frames: 0, chunks: 0 }));
+        if (!d) {
+          d = { tenantId: c.tenantId, thingsId: c.thingsId, day, bytes: 0, frames: 0, chunks: 0 };
+          usage.set(key, d);
+        }
         d.bytes += c.data.byteLength;
         d.frames += c.info.count;
         d.chunks++;

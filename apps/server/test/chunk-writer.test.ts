@@ -72,4 +72,33 @@ describe('the chunk writer', () => {
     ]);
     expect(writer.stats).toMatchObject({ chunks: 4, frames: 40, duplicates: 3, flushes: 3 });
   });
+
+  it('with two group commits in flight, hands groups over in the order they were written', async () => {
+    const tenant = await makeTenant(t);
+    const a = await makeDevice(t, tenant);
+    const b = await makeDevice(t, tenant);
+    // Groups of 3: four groups, two of them committing at once (on PGlite the second waits its turn).
+    const writer = new ChunkWriter(t.database.raw, { concurrency: 2, maxRows: 3 });
+    const order: string[] = [];
+    writer.on('committed', (g) => order.push(...g.map((c) => `${c.thingsId === a.id ? 'a' : 'b'}${c.info.seq}`)));
+    const written: string[] = [];
+    const writes: Promise<void>[] = [];
+    for (let seq = 1; seq <= 10; seq++) {
+      const dev = seq % 2 ? a : b;
+      const data = batch(seq, MIDNIGHT + seq * 1e6, 10);
+      const info = checkBatch(data);
+      if (typeof info === 'string') throw new Error(info);
+      written.push(`${dev === a ? 'a' : 'b'}${seq}`);
+      writes.push(writer.write({ tenantId: tenant.tenantId, thingsId: dev.id, info, data }));
+    }
+    await Promise.all(writes);
+    await writer.close();
+    expect(order).toEqual(written);
+    expect(writer.stats).toMatchObject({ chunks: 10, flushes: 4, duplicates: 0 });
+    const usage = await t.database.raw.query<{ frames: number; chunks: number }>(
+      'select sum(frames)::int as frames, sum(chunks)::int as chunks from storage_usage where things_id in ($1, $2)',
+      [a.id, b.id],
+    );
+    expect(usage.rows[0]).toEqual({ frames: 100, chunks: 10 });
+  });
 });

@@ -56,6 +56,8 @@ function distinctBatches(chunks: FrameChunk[]): FrameChunk[] {
   });
 }
 
+const byDeviceDay = (a: DayUsage, b: DayUsage) => (a.thingsId < b.thingsId ? -1 : a.thingsId > b.thingsId ? 1 : a.day - b.day);
+
 interface Pending {
   chunk: FrameChunk;
   resolve: () => void;
@@ -77,7 +79,16 @@ export class ChunkWriter extends EventEmitter<{ committed: [FrameChunk[]] }> {
 
   constructor(
     private readonly raw: RawSql,
-    private readonly opts: { maxRows?: number; maxBytes?: number } = {},
+    private readonly opts: {
+      maxRows?: number;
+      maxBytes?: number;
+      /**
+       * Group commits in flight at once. A PostgreSQL server commits one group while the next is
+       * written (2); PGlite runs one statement at a time on this thread, so a second would only wait (1).
+       */
+      concurrency?: number;
+      log?: { error: (o: object, m: string) => void };
+    } = {},
   ) {
     super();
   }
@@ -99,29 +110,54 @@ export class ChunkWriter extends EventEmitter<{ committed: [FrameChunk[]] }> {
   private async drain(): Promise<void> {
     // Let the batches of the same socket read arrive before the first commit.
     await new Promise((r) => setImmediate(r));
+    const concurrency = this.opts.concurrency ?? 1;
+    const running = new Set<Promise<void>>();
+    // Each group is handed over (acknowledged, `committed`) after the groups before it.
+    let handed: Promise<void> = Promise.resolve();
     try {
-      while (this.queue.length) {
-        const maxRows = this.opts.maxRows ?? 2000;
-        const maxBytes = this.opts.maxBytes ?? 32 * 1024 * 1024;
-        let n = 0;
-        let bytes = 0;
-        while (n < this.queue.length && n < maxRows && (n === 0 || bytes + this.queue[n].chunk.data.byteLength <= maxBytes)) {
-          bytes += this.queue[n].chunk.data.byteLength;
-          n++;
+      while (this.queue.length || running.size) {
+        while (this.queue.length && running.size < concurrency) {
+          const take = this.take();
+          const before = handed;
+          const group = this.flush(take.map((p) => p.chunk)).then(
+            async (inserted) => {
+              await before;
+              for (const p of take) p.resolve();
+              try {
+                if (inserted.length) this.emit('committed', inserted);
+              } catch (err) {
+                // A consumer's fault: the chunks are stored and acknowledged all the same.
+                this.opts.log?.error({ err }, 'committed chunks not handed on');
+              }
+            },
+            async (e) => {
+              await before;
+              for (const p of take) p.reject(e);
+            },
+          );
+          handed = group;
+          running.add(group);
+          void group.then(() => running.delete(group));
         }
-        const take = this.queue.splice(0, n);
-        this.queuedBytes -= bytes;
-        try {
-          const inserted = await this.flush(take.map((p) => p.chunk));
-          for (const p of take) p.resolve();
-          if (inserted.length) this.emit('committed', inserted);
-        } catch (e) {
-          for (const p of take) p.reject(e);
-        }
+        await Promise.race(running);
       }
     } finally {
       this.running = null;
     }
+  }
+
+  /** The next group from the head of the queue, within the row and byte limits. */
+  private take(): Pending[] {
+    const maxRows = this.opts.maxRows ?? 2000;
+    const maxBytes = this.opts.maxBytes ?? 32 * 1024 * 1024;
+    let n = 0;
+    let bytes = 0;
+    while (n < this.queue.length && n < maxRows && (n === 0 || bytes + this.queue[n].chunk.data.byteLength <= maxBytes)) {
+      bytes += this.queue[n].chunk.data.byteLength;
+      n++;
+    }
+    this.queuedBytes -= bytes;
+    return this.queue.splice(0, n);
   }
 
   async ensurePartitions(days: Iterable<number>): Promise<void> {
@@ -169,7 +205,9 @@ export class ChunkWriter extends EventEmitter<{ committed: [FrameChunk[]] }> {
         d.frames += c.info.count;
         d.chunks++;
       }
-      if (usage.size) await chunksRepository.addUsage(tx, usage.values());
+      // In one order (device, day), so that two group commits in flight at once lock the rows they
+      // share in the same order and never deadlock.
+      if (usage.size) await chunksRepository.addUsage(tx, [...usage.values()].sort(byDeviceDay));
       return fresh;
     });
     this.stats.flushes++;

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import type { CanFrame } from '@loggerhead/can';
 import { checkBatch, encodeBatch } from '@loggerhead/can/protocol/batch.ts';
@@ -189,6 +190,24 @@ describe('rules on the ingest stream', () => {
     const e = await events(`&rule_id=${id}`);
     expect(e.total).toBe(2);
     expect(e.list[1].recovered_at).not.toBeNull();
+  });
+
+  it("evaluates a device's rule in a group commit of 3,000 devices, most of them without rules", async () => {
+    const id = await rule({ name: 'in a fleet', frame_id: 0x47, conditions: [{ op: '>', value: 100 }] });
+    const t0 = Date.UTC(2026, 0, 5, 15) * 1000;
+    const batchOf = (thingsId: string, frames: CanFrame[]) => {
+      const data = encodeBatch(frames, { session: 5, seq: ++seq });
+      const info = checkBatch(data);
+      if (typeof info === 'string') throw new Error(info);
+      return { tenantId: a.tenantId, thingsId, info, data };
+    };
+    // A fleet: each group commit hands the rules every device's batches, one device at a time.
+    const fleet = Array.from({ length: 2999 }, (_, i) => batchOf(randomUUID(), [frame(t0 + i, 0x10, 1)]));
+    const writes = [...fleet, batchOf(device.id, [frame(t0 + 5000, 0x47, 200)])].map((c) => app.ctx.ingest.writer.write(c));
+    await Promise.all(writes);
+    await alertsOf(app).idle();
+    expect(alertsOf(app).engine.stats.dropped).toBe(0);
+    expect((await events(`&rule_id=${id}`)).total).toBe(1);
   });
 
   it('keeps the previous value of a change condition when the rules are read again', async () => {

@@ -95,6 +95,7 @@ export class RuleEngine {
   private devices = new Map<string, DeviceRuntime>();
   private chain: Promise<void> = Promise.resolve();
   private queued = 0;
+  private behindLoggedAt = 0;
   /** Batches evaluated and frames-batches dropped under overload, for health and tests. */
   readonly stats = { batches: 0, fixes: 0, edges: 0, dropped: 0 };
 
@@ -118,18 +119,30 @@ export class RuleEngine {
 
   /** Committed chunks as they are: signal rules decode the frames they watch themselves. */
   onChunks(chunks: readonly FrameChunk[]): void {
+    // Batches of devices known to have no frame rules (most of a fleet) are counted here and take
+    // no place in the queue.
+    const now = this.now();
+    const rest = chunks.filter((c) => !this.skips(c, now));
+    if (!rest.length) return;
     this.enqueue(async () => {
-      await this.loadMany(chunks);
-      const now = this.now();
-      for (const c of chunks) if (!this.skips(c, now)) await this.evaluateChunk(c);
+      await this.loadMany(rest);
+      const at = this.now();
+      for (const c of rest) if (!this.skips(c, at)) await this.evaluateChunk(c);
     });
   }
 
-  /** A committed group after the decode stage (`signals.frames`): signal rules read its decoded frames. */
+  /**
+   * A committed group after the decode stage (`signals.frames`, one device's batches): signal rules
+   * read its decoded frames. A device known to have no frame rules takes no place in the queue: the
+   * decode stage hands on every device of a group commit one by one, and a fleet's 2,000 devices
+   * used to fill the queue (and have batches of devices with rules dropped) on every commit.
+   */
   onDecoded(e: DecodedFrames): void {
+    const now = this.now();
+    if (e.chunks.every((c) => this.skips(c, now))) return;
     this.enqueue(async () => {
-      const now = this.now();
-      for (let i = 0; i < e.chunks.length; i++) if (!this.skips(e.chunks[i], now)) await this.evaluateChunk(e.chunks[i], e.rows[i]);
+      const at = this.now();
+      for (let i = 0; i < e.chunks.length; i++) if (!this.skips(e.chunks[i], at)) await this.evaluateChunk(e.chunks[i], e.rows[i]);
     });
   }
 
@@ -177,7 +190,12 @@ export class RuleEngine {
   private enqueue(job: () => Promise<void>) {
     if (this.queued >= MAX_QUEUE) {
       this.stats.dropped++;
-      this.log.error({ queued: this.queued }, 'rule evaluation is behind: batch not evaluated');
+      // Once in a while, with the count: a line per batch would flood the log when it matters most.
+      const now = Date.now();
+      if (now - this.behindLoggedAt >= 10_000) {
+        this.behindLoggedAt = now;
+        this.log.error({ queued: this.queued, dropped: this.stats.dropped }, 'rule evaluation is behind: batches not evaluated');
+      }
       return;
     }
     this.queued++;

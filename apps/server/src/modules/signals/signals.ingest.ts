@@ -130,6 +130,7 @@ export class SignalIngest {
   private demand: DemandSource | null = null;
   private prefetchDemand: DemandPrefetch | null = null;
   dropped = 0;
+  private behindLoggedAt = 0;
 
   constructor(private readonly deps: IngestDeps) {}
 
@@ -144,7 +145,12 @@ export class SignalIngest {
     const decode = this.queue.length < MAX_QUEUE;
     if (!decode) {
       this.dropped += chunks.length;
-      this.deps.log.warn({ dropped: this.dropped }, 'signal decoding is behind: batches not decoded');
+      // Once in a while, with the count: not a line per group commit while it is behind.
+      const now = Date.now();
+      if (now - this.behindLoggedAt >= 10_000) {
+        this.behindLoggedAt = now;
+        this.deps.log.warn({ dropped: this.dropped }, 'signal decoding is behind: batches not decoded');
+      }
       if (this.queue.length >= MAX_PASS_ON || !this.deps.events.listenerCount('signals.frames')) return;
     }
     this.queue.push({ chunks, decode });

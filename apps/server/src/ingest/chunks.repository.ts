@@ -12,6 +12,24 @@ export interface DayUsage {
   chunks: number;
 }
 
+type Column<T> = ((row: T, i: number) => string | number) | [(row: T, i: number) => string | number, string];
+
+/**
+ * One text per column: a column's values of every row joined by its separator (`,` unless given),
+ * which `string_to_array` splits back in SQL. A few texts instead of a parameter per value.
+ */
+function columnTexts<T>(rows: Iterable<T>, columns: Column<T>[]): string[] {
+  const values = columns.map((c) => (typeof c === 'function' ? c : c[0]));
+  const seps = columns.map((c) => (typeof c === 'function' ? ',' : c[1]));
+  const texts = columns.map(() => '');
+  let i = 0;
+  for (const row of rows) {
+    for (let k = 0; k < values.length; k++) texts[k] += (i ? seps[k] : '') + values[k](row, i);
+    i++;
+  }
+  return texts;
+}
+
 /** The raw frame store: day partitions of `frame_chunks`, its rows, and the capacity used per device and day. */
 export const chunksRepository = {
   /** Throws 42P07 or 23505 when another server copy creates the partition at the same moment. */
@@ -33,34 +51,26 @@ export const chunksRepository = {
    * cut back into rows by offset and length.
    */
   async insert(tx: RawSql, chunks: FrameChunk[]): Promise<{ inserted: number; keys: Set<string> | null }> {
-    let tenant = '';
-    let things = '';
-    let ts = '';
-    let te = '';
-    let se = '';
-    let sq = '';
-    let n = '';
-    let ch = '';
-    let ids = '';
-    let off = '';
-    let len = '';
+    // Where each chunk's bytes start (1-based, as `substring` counts) in the one text of all of them.
+    const starts: number[] = [];
     let at = 0;
-    for (let i = 0; i < chunks.length; i++) {
-      const c = chunks[i];
-      const sep = i ? ',' : '';
-      tenant += sep + c.tenantId;
-      things += sep + c.thingsId;
-      ts += sep + c.info.timeStart;
-      te += sep + c.info.timeEnd;
-      se += sep + c.info.session;
-      sq += sep + c.info.seq;
-      n += sep + c.info.count;
-      ch += sep + c.info.channelMask;
-      ids += `${i ? ';' : ''}{${c.info.ids.join(',')}}`;
-      off += sep + (at + 1);
-      len += sep + c.data.byteLength;
+    for (const c of chunks) {
+      starts.push(at + 1);
       at += c.data.byteLength;
     }
+    const cols = columnTexts(chunks, [
+      (c) => c.tenantId,
+      (c) => c.thingsId,
+      (c) => c.info.timeStart,
+      (c) => c.info.timeEnd,
+      (c) => c.info.session,
+      (c) => c.info.seq,
+      (c) => c.info.count,
+      (c) => c.info.channelMask,
+      [(c) => `{${c.info.ids.join(',')}}`, ';'],
+      (_c, i) => starts[i],
+      (c) => c.data.byteLength,
+    ]);
     const bytes = Buffer.concat(
       chunks.map((c) => c.data),
       at,
@@ -80,7 +90,7 @@ export const chunksRepository = {
        select count(*)::int as inserted,
               case when count(*) < $13 then coalesce(string_agg(things_id || '/' || time_start || '/' || session || '/' || seq, ','), '') end as keys
          from ins`,
-      [tenant, things, ts, te, se, sq, n, ch, ids, off, len, bytes, chunks.length],
+      [...cols, bytes, chunks.length],
     );
     const r = rows[0];
     return { inserted: Number(r.inserted), keys: r.keys === null ? null : new Set(r.keys ? r.keys.split(',') : []) };
@@ -88,22 +98,7 @@ export const chunksRepository = {
 
   /** Adds to the capacity used per device and day (a column a text, as `insert` sends them). */
   async addUsage(tx: RawSql, usage: Iterable<DayUsage>): Promise<void> {
-    let tenant = '';
-    let things = '';
-    let day = '';
-    let bytes = '';
-    let frames = '';
-    let chunks = '';
-    let sep = '';
-    for (const u of usage) {
-      tenant += sep + u.tenantId;
-      things += sep + u.thingsId;
-      day += sep + u.day;
-      bytes += sep + u.bytes;
-      frames += sep + u.frames;
-      chunks += sep + u.chunks;
-      sep = ',';
-    }
+    const cols = columnTexts(usage, [(u) => u.tenantId, (u) => u.thingsId, (u) => u.day, (u) => u.bytes, (u) => u.frames, (u) => u.chunks]);
     await tx.query(
       `insert into storage_usage (tenant_id, things_id, day, bytes, frames, chunks)
          select u.tenant::uuid, u.things::uuid, date '1970-01-01' + u.day::int, u.bytes::bigint, u.frames::bigint, u.chunks::bigint
@@ -111,7 +106,7 @@ export const chunksRepository = {
                        string_to_array($5, ','), string_to_array($6, ',')) as u(tenant, things, day, bytes, frames, chunks)
          on conflict (things_id, day) do update set bytes = storage_usage.bytes + excluded.bytes,
            frames = storage_usage.frames + excluded.frames, chunks = storage_usage.chunks + excluded.chunks`,
-      [tenant, things, day, bytes, frames, chunks],
+      cols,
     );
   },
 };

@@ -307,6 +307,7 @@ async function external() {
   // resumes its session, and no session of a stopped copy keeps a share of the group's messages.
   const ports = await Promise.all(Array.from({ length: Math.max(...COPIES) }, () => freePort()));
 
+  const secretsKey = randomBytes(32).toString('base64');
   async function startCopy(i: number) {
     const dir = path.join(dataDir, `copy-${i + 1}`);
     fs.mkdirSync(dir, { recursive: true });
@@ -316,6 +317,8 @@ async function external() {
         DATABASE_URL: databaseUrl as string,
         MQTT_URL: url,
         DATA_DIR: dir,
+        // Copies on one database share the key that seals stored credentials.
+        SECRETS_KEY: secretsKey,
         PORT: String(ports[i]),
         HOST: '127.0.0.1',
         LOG_LEVEL: 'warn',

@@ -35,6 +35,7 @@ import { JobLeases } from './lib/job-leases.ts';
 import { runPeriodically } from './lib/periodic.ts';
 import { registerRateLimits } from './lib/rate-limits.ts';
 import { registerReaderTexts } from './lib/reader-texts.ts';
+import { loadSealer, type Sealer } from './lib/sealed-secrets.ts';
 import { Scheduler } from './lib/scheduler.ts';
 import { registerSecurityHeaders } from './lib/security-headers.ts';
 import { Cluster } from './live/cluster.ts';
@@ -43,6 +44,7 @@ import { type BillingServices, billingServices } from './modules/billing/billing
 import { controlRepository } from './modules/control/control.repository.ts';
 import { type ControlService, controlService } from './modules/control/control.service.ts';
 import { privilegesRepository } from './modules/control/privileges.repository.ts';
+import { secretsRepository } from './modules/control/secrets.repository.ts';
 import { TokenSigner } from './modules/control/tokens.ts';
 import { type MessageService, messageService } from './modules/message/message.service.ts';
 import { opLogRepository } from './modules/oplog/oplog.repository.ts';
@@ -65,6 +67,11 @@ export interface AppContext {
   /** Live views and pushes shared with the other server copies (external broker only). */
   cluster: Cluster | null;
   signer: TokenSigner;
+  /**
+   * Seals the credentials kept for other systems (AES-256-GCM, `SECRETS_KEY`): a repository seals
+   * them on write and opens them on read (docs/decisions/0191-secrets-at-rest.md).
+   */
+  secrets: Sealer;
   control: ControlService;
   /** In-process events between modules (lib/events.ts): new messages, work-order changes… */
   events: EventBus;
@@ -125,11 +132,19 @@ export interface BuildOptions {
   logStream?: NodeJS.WritableStream;
 }
 
+/** The sealing key's fingerprint in `server_secrets`: every copy on one database must hold the same key. */
+function sealingKeyRecord(raw: Database['raw']) {
+  const repo = secretsRepository(raw);
+  return { recorded: () => repo.get('secrets-key-id'), record: (id: string) => repo.getOrCreate('secrets-key-id', id) };
+}
+
 /** Builds the whole server from a config. Tests call it and use `inject`; `serve` listens. */
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<LoggerheadApp> {
   const database = opts.database ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir }));
+  let secrets: Sealer;
   try {
     await migrate(database.raw);
+    secrets = await loadSealer({ configured: config.secretsKey, dataDir: config.dataDir, record: sealingKeyRecord(database.raw) });
   } catch (e) {
     await database.close();
     throw e;
@@ -202,6 +217,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     ingest,
     cluster,
     signer,
+    secrets,
     control,
     events,
     jobs,

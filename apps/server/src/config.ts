@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { S3Settings } from './files/s3-store.ts';
 import { isTimeZone } from './lib/local-time.ts';
+import { parseSecretsKey } from './lib/sealed-secrets.ts';
 
 export interface Config {
   /** HTTP port of the console and API (`PORT`, 8080). 0 picks a free port. */
@@ -30,6 +31,12 @@ export interface Config {
    * `POST /v1/broker/auth` and `/v1/broker/acl` with `Authorization: Bearer <secret>`. Unset: those routes answer 404.
    */
   brokerAuthSecret: string | null;
+  /**
+   * Key that seals the credentials stored for other systems (forward destinations' passwords,
+   * tokens, URLs) with AES-256-GCM (`SECRETS_KEY`: 32 bytes as base64 or 64 hex digits). Unset: a key
+   * generated once into `DATA_DIR/secrets.key`. Several copies on one database need the same key.
+   */
+  secretsKey: Buffer | null;
   /** Run the job scheduler (`SCHEDULER`, on): scheduled jobs of /job-mgmt. */
   scheduler: boolean;
   /** Password of the first system manager `admin`; generated and printed once when unset. */
@@ -255,6 +262,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     mqttUrl,
     mqttDynsec,
     brokerAuthSecret: brokerAuthSecret(env),
+    secretsKey: secretsKey(env),
     scheduler: bool(env, 'SCHEDULER', true),
     adminPassword,
     smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
@@ -300,6 +308,15 @@ function brokerAuthSecret(env: Env): string | null {
   if (!raw) return null;
   if (raw.length < 16) throw new ConfigError('BROKER_AUTH_SECRET', 'use at least 16 characters');
   return raw;
+}
+
+/** `SECRETS_KEY`: 32 bytes, base64 or hex; the value is never repeated in the message. */
+function secretsKey(env: Env): Buffer | null {
+  const raw = env.SECRETS_KEY?.trim();
+  if (!raw) return null;
+  const key = parseSecretsKey(raw);
+  if (!key) throw new ConfigError('SECRETS_KEY', 'expected 32 bytes as base64 or 64 hex digits (e.g. `openssl rand -base64 32`)');
+  return key;
 }
 
 /** S3 settings: `S3_BUCKET` turns the S3 file store on; the others need it. */

@@ -220,6 +220,12 @@ async function postgresTemplate(server: string): Promise<string> {
   });
 }
 
+/**
+ * One sealing key for every app of a test process: copies started on one database with their own
+ * DATA_DIR share it, as a deployment's copies share `SECRETS_KEY`.
+ */
+const TEST_SECRETS_KEY = crypto.randomBytes(32);
+
 export function testConfig(overrides: Partial<Config> = {}): Config {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lh-test-'));
   const loaded = loadConfig({}, dataDir);
@@ -234,6 +240,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     webDir: null,
     logLevel: 'silent',
     adminPassword: ADMIN_PASSWORD,
+    secretsKey: TEST_SECRETS_KEY,
     experience: false,
     experienceLive: false,
     // The job scheduler (pg-boss, its own tables) starts in the tests of scheduled jobs, not in every test app.

@@ -32,7 +32,7 @@ export function forwardOf(app: LoggerheadApp): ForwardEngine {
  */
 export function forwardModule(root: LoggerheadApp, ctx: AppContext) {
   const app = root as unknown as App;
-  const repo = forwardRepository(ctx.database.raw);
+  const repo = forwardRepository(ctx.database.raw, ctx.secrets);
   const engine = new ForwardEngine({
     repo,
     log: root.log,
@@ -67,6 +67,9 @@ export function forwardModule(root: LoggerheadApp, ctx: AppContext) {
   route(app, R.discardDeadLetters, withErrors, (req) => service.discard(auth(req), req.params.id, req.body.ids));
 
   root.addHook('onReady', async () => {
+    // Rules stored before credentials were sealed are sealed now, once (docs/decisions/0191-secrets-at-rest.md).
+    const sealed = await repo.sealStored();
+    if (sealed) root.log.info({ rules: sealed }, 'forward destinations: stored credentials sealed');
     engine.start();
   });
   root.addHook('preClose', async () => {

@@ -1,5 +1,6 @@
 import type { RawSql } from '../../db/client.ts';
 import type { Auth } from '../../lib/auth.ts';
+import { isSealed, type Sealer } from '../../lib/sealed-secrets.ts';
 
 export interface ForwardRuleRow {
   id: string;
@@ -71,14 +72,48 @@ export interface NewMessage {
   payload: object;
 }
 
+/** A destination's fields that hold a credential (masked on reads, sealed at rest). */
+export const SECRET_FIELDS = ['password', 'secret', 'token'] as const;
+
+/**
+ * Every credential of a destination through `f`: its secret fields, each header value (authorisation
+ * tokens) and its URL (a password in it, or a webhook whose path or query is the credential).
+ */
+function mapSecrets(d: Record<string, unknown>, f: (v: string) => string): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...d };
+  for (const k of [...SECRET_FIELDS, 'url'] as const) if (typeof out[k] === 'string' && out[k]) out[k] = f(out[k] as string);
+  if (out.headers && typeof out.headers === 'object')
+    out.headers = Object.fromEntries(Object.entries(out.headers as Record<string, unknown>).map(([k, v]) => [k, typeof v === 'string' ? f(v) : v]));
+  return out;
+}
+
+/** The destination as stored: its credentials sealed (docs/decisions/0191-secrets-at-rest.md). */
+export const sealDestination = (d: object, s: Sealer) => mapSecrets(d as Record<string, unknown>, (v) => s.seal(v));
+/** The destination as the services use it; a value stored before sealing (plain) is taken as it is. */
+export const openDestination = (d: Record<string, unknown>, s: Sealer) => mapSecrets(d, (v) => s.open(v));
+/** Whether a stored destination still has a credential in plain text. */
+function hasPlain(d: Record<string, unknown>): boolean {
+  let plain = false;
+  mapSecrets(d, (v) => {
+    if (v && !isSealed(v)) plain = true;
+    return v;
+  });
+  return plain;
+}
+
 const COLS = `r.id, r.tenant_id, r.name, r.description, r.status, r.device_scope, r.group_id, r.label_ids, r.data_kinds, r.filter,
   r.destination_kind, r.destination, r.delivered, r.failed, r.dead_lettered, r.dropped, r.latency_sum_ms, r.last_latency_ms,
   r.last_error, r.last_error_at, r.last_delivered_at, r.created_at, r.updated_at, r.transform_plugin_id, r.filtered,
   (select count(*)::int from forward_outbox o where o.rule_id = r.id) as pending,
   (select count(*)::int from forward_dead_letters d where d.rule_id = r.id) as dead_letters`;
 
-/** Things-forward rules, their outbox and dead letters. Rule reads and writes are scoped by `auth.tenantId`. */
-export function forwardRepository(raw: RawSql) {
+/**
+ * Things-forward rules, their outbox and dead letters. Rule reads and writes are scoped by
+ * `auth.tenantId`. A destination's credentials are sealed on write and opened on read: the services
+ * only see plain values.
+ */
+export function forwardRepository(raw: RawSql, secrets: Sealer) {
+  const opened = <T extends { destination: Record<string, unknown> }>(r: T): T => ({ ...r, destination: openDestination(r.destination, secrets) });
   return {
     async page(auth: Auth, keyword: string | undefined, offset: number, limit: number) {
       const params: unknown[] = [auth.tenantId];
@@ -89,7 +124,7 @@ export function forwardRepository(raw: RawSql) {
         [...params, limit, offset],
       );
       const c = await raw.query<{ n: number }>(`select count(*)::int as n from forward_rules r where ${where}`, params);
-      return { rows, total: c.rows[0].n };
+      return { rows: rows.map(opened), total: c.rows[0].n };
     },
 
     async get(auth: Auth, id: string): Promise<ForwardRuleRow | null> {
@@ -97,7 +132,7 @@ export function forwardRepository(raw: RawSql) {
         auth.tenantId,
         id,
       ]);
-      return rows[0] ?? null;
+      return rows[0] ? opened(rows[0]) : null;
     },
 
     async byName(auth: Auth, name: string): Promise<{ id: string } | null> {
@@ -128,7 +163,7 @@ export function forwardRepository(raw: RawSql) {
           JSON.stringify(v.data_kinds),
           JSON.stringify(v.filter),
           v.destination_kind,
-          JSON.stringify(v.destination),
+          JSON.stringify(sealDestination(v.destination, secrets)),
           auth.userId,
           v.transform_plugin_id,
         ],
@@ -161,11 +196,31 @@ export function forwardRepository(raw: RawSql) {
           JSON.stringify(v.data_kinds),
           JSON.stringify(v.filter),
           v.destination_kind,
-          JSON.stringify(v.destination),
+          JSON.stringify(sealDestination(v.destination, secrets)),
           v.transform_plugin_id,
         ],
       );
       return rows.length > 0;
+    },
+
+    /**
+     * Seals the credentials of rules stored before sealing existed; returns how many rules changed. A
+     * rule changed meanwhile (its destination no longer the one read) is left to its own write.
+     */
+    async sealStored(): Promise<number> {
+      const { rows } = await raw.query<{ id: string; destination: Record<string, unknown> }>('select id, destination from forward_rules');
+      let n = 0;
+      for (const r of rows) {
+        if (!hasPlain(r.destination)) continue;
+        const sealed = sealDestination(r.destination, secrets);
+        const res = await raw.query('update forward_rules set destination = $2::jsonb where id = $1 and destination = $3::jsonb returning id', [
+          r.id,
+          JSON.stringify(sealed),
+          JSON.stringify(r.destination),
+        ]);
+        n += res.rows.length;
+      }
+      return n;
     },
 
     async setStatus(auth: Auth, id: string, status: number): Promise<boolean> {
@@ -261,7 +316,7 @@ export function forwardRepository(raw: RawSql) {
          from forward_rules r left join data_plugins p on p.id = r.transform_plugin_id and p.tenant_id = r.tenant_id
          where r.status = 1 and exists (select 1 from forward_outbox o where o.rule_id = r.id)`,
       );
-      return rows;
+      return rows.map(opened);
     },
 
     /** Holds the rule for `owner` until `until` unless another copy holds it. */

@@ -10,7 +10,7 @@ import { epochMs as ms } from '../../db/rows.ts';
 import type { Auth } from '../../lib/auth.ts';
 import { ApiError, badRequest, conflict } from '../../lib/errors.ts';
 import { ForwardEngine } from './forward.engine.ts';
-import type { ForwardRepository, ForwardRuleRow, RuleValues } from './forward.repository.ts';
+import { type ForwardRepository, type ForwardRuleRow, type RuleValues, SECRET_FIELDS } from './forward.repository.ts';
 
 type RuleInput = z.output<typeof ForwardRuleInputSchema>;
 
@@ -22,8 +22,6 @@ export interface ForwardDeps {
   changed: (tenantId: string, ruleId: string) => void;
   maxPending: number;
 }
-
-const SECRET_FIELDS = ['password', 'secret', 'token'] as const;
 
 /** A destination as a read shows it: secrets, header values and a URL's password masked. */
 export function maskDestination(d: Record<string, unknown>): Record<string, unknown> {

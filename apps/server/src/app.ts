@@ -35,8 +35,8 @@ import { JobLeases } from './lib/job-leases.ts';
 import { runPeriodically } from './lib/periodic.ts';
 import { registerRateLimits } from './lib/rate-limits.ts';
 import { registerReaderTexts } from './lib/reader-texts.ts';
-import { loadSealer, type Sealer } from './lib/sealed-secrets.ts';
 import { Scheduler } from './lib/scheduler.ts';
+import { loadSealer, type Sealer } from './lib/sealed-secrets.ts';
 import { registerSecurityHeaders } from './lib/security-headers.ts';
 import { Cluster } from './live/cluster.ts';
 import { type ApiKeyService, apiKeyService } from './modules/apikey/apikey.service.ts';
@@ -146,7 +146,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     await migrate(database.raw);
     secrets = await loadSealer({ configured: config.secretsKey, dataDir: config.dataDir, record: sealingKeyRecord(database.raw) });
   } catch (e) {
-    await database.close();
+    if (!opts.database) await database.close();
     throw e;
   }
   const admin = await ensureSystemManager(database.raw, config.adminPassword);

@@ -83,7 +83,9 @@ function mapSecrets(d: Record<string, unknown>, f: (v: string) => string): Recor
   const out: Record<string, unknown> = { ...d };
   for (const k of [...SECRET_FIELDS, 'url'] as const) if (typeof out[k] === 'string' && out[k]) out[k] = f(out[k] as string);
   if (out.headers && typeof out.headers === 'object')
-    out.headers = Object.fromEntries(Object.entries(out.headers as Record<string, unknown>).map(([k, v]) => [k, typeof v === 'string' ? f(v) : v]));
+    out.headers = Object.fromEntries(
+      Object.entries(out.headers as Record<string, unknown>).map(([k, v]) => [k, typeof v === 'string' ? f(v) : v]),
+    );
   return out;
 }
 
@@ -113,7 +115,10 @@ const COLS = `r.id, r.tenant_id, r.name, r.description, r.status, r.device_scope
  * only see plain values.
  */
 export function forwardRepository(raw: RawSql, secrets: Sealer) {
-  const opened = <T extends { destination: Record<string, unknown> }>(r: T): T => ({ ...r, destination: openDestination(r.destination, secrets) });
+  const opened = <T extends { destination: Record<string, unknown> }>(r: T): T => ({
+    ...r,
+    destination: openDestination(r.destination, secrets),
+  });
   return {
     async page(auth: Auth, keyword: string | undefined, offset: number, limit: number) {
       const params: unknown[] = [auth.tenantId];
@@ -213,11 +218,10 @@ export function forwardRepository(raw: RawSql, secrets: Sealer) {
       for (const r of rows) {
         if (!hasPlain(r.destination)) continue;
         const sealed = sealDestination(r.destination, secrets);
-        const res = await raw.query('update forward_rules set destination = $2::jsonb where id = $1 and destination = $3::jsonb returning id', [
-          r.id,
-          JSON.stringify(sealed),
-          JSON.stringify(r.destination),
-        ]);
+        const res = await raw.query(
+          'update forward_rules set destination = $2::jsonb where id = $1 and destination = $3::jsonb returning id',
+          [r.id, JSON.stringify(sealed), JSON.stringify(r.destination)],
+        );
         n += res.rows.length;
       }
       return n;

@@ -240,7 +240,7 @@ describe('forwarding destinations', () => {
     const client = new pg.Client({ connectionString: PG_URL });
     await client.connect();
     await client.query(`create schema ${schema}`);
-    const sender = await openSender({ kind: 'postgres', url: PG_URL, table: `${schema}.fleet_data` });
+    const sender = await openSender({ kind: 'postgres', url: PG_URL, table: `${schema}.fleet_data`, timeout_ms: 30_000 });
     try {
       await client.query(
         `create table ${schema}.fleet_data (message_id text primary key, rule_id text, things_id text, kind text, ts timestamptz, payload jsonb)`,
@@ -262,6 +262,81 @@ describe('forwarding destinations', () => {
       expect(rows.map((r) => r.message_id)).toEqual(['1', '2', '3']);
     } finally {
       await sender.close();
+      await client.query(`drop schema ${schema} cascade`).catch(() => {});
+      await client.end();
+    }
+  });
+
+  it('PostgreSQL: a locked table fails the round within the time-out, with a clear error, and delivers once released', async () => {
+    const schema = unique();
+    const client = new pg.Client({ connectionString: PG_URL });
+    const locker = new pg.Client({ connectionString: PG_URL });
+    await Promise.all([client.connect(), locker.connect()]);
+    await client.query(`create schema ${schema}`);
+    const req = api(t);
+    let ruleId: string | null = null;
+    try {
+      await client.query(
+        `create table ${schema}.fleet_data (message_id text primary key, rule_id text, things_id text, kind text, ts timestamptz, payload jsonb)`,
+      );
+      // Another session holds the table in an open transaction: every insert into it waits.
+      await locker.query('begin');
+      await locker.query(`lock table ${schema}.fleet_data in access exclusive mode`);
+
+      // The sender alone: its insert gives up after the time-out instead of waiting for the lock.
+      const sender = await openSender({ kind: 'postgres', url: PG_URL, table: `${schema}.fleet_data`, timeout_ms: 800 });
+      const started = Date.now();
+      const err = await sender
+        .send([{ id: '1', rule_id: 'r', tenant_id: a.tenantId, things_id: null, third_things_id: null, kind: 'status', ts: 1, data: {} }])
+        .then(
+          () => null,
+          (e: Error) => e,
+        );
+      const took = Date.now() - started;
+      await sender.close();
+      expect(err?.message).toBe(`PostgreSQL: the insert into ${schema}.fleet_data took longer than 800 ms (is the table locked?)`);
+      expect(took).toBeGreaterThanOrEqual(700);
+      expect(took).toBeLessThan(800 + 5_000);
+
+      // Through a rule: the round fails with that error and the messages wait; released, they arrive.
+      const d = await makeDevice(t, a);
+      const body = {
+        name: 'postgres-locked',
+        data_kinds: ['frames'],
+        destination: { kind: 'postgres', url: PG_URL, table: `${schema}.fleet_data`, timeout_ms: 800 },
+      };
+      const created = await req('POST', rulesUrl(a), a.auth, body);
+      expect(created.statusCode).toBe(200);
+      ruleId = created.json().id as string;
+      await replay(t, d, trip(300, T0));
+      const failing = await waitFor(
+        () => rule(t, a, ruleId as string),
+        (x) => x.counters.failed > 0,
+      );
+      expect(failing.counters.last_error).toBe(
+        `PostgreSQL: the insert into ${schema}.fleet_data took longer than 800 ms (is the table locked?)`,
+      );
+      expect(failing.counters).toMatchObject({ delivered: 0 });
+      expect(failing.counters.pending).toBeGreaterThan(0);
+
+      await locker.query('rollback');
+      const done = await waitFor(
+        () => rule(t, a, ruleId as string),
+        (x) => x.counters.pending === 0,
+        30_000,
+      );
+      const { rows } = await client.query<{ payload: Forwarded }>(`select payload from ${schema}.fleet_data order by message_id::bigint`);
+      expect(
+        frameTimes(
+          rows.map((x) => x.payload),
+          d.id,
+        ),
+      ).toEqual(expectedTimes(300, T0));
+      expect(done.counters.delivered).toBe(rows.length);
+    } finally {
+      if (ruleId) await req('DELETE', rulesUrl(a, `/${ruleId}`), a.auth);
+      await locker.query('rollback').catch(() => {});
+      await locker.end();
       await client.query(`drop schema ${schema} cascade`).catch(() => {});
       await client.end();
     }

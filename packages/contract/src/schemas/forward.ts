@@ -94,6 +94,11 @@ export const PostgresDestinationSchema = z.object({
     .trim()
     .regex(/^[A-Za-z_][A-Za-z0-9_]{0,62}(\.[A-Za-z_][A-Za-z0-9_]{0,62})?$/, 'a table name: letters, digits, underscore'),
   password: secret,
+  /**
+   * How long one round's insert may take, waiting for locks included (the session's
+   * `statement_timeout`); a longer one fails the round, which is retried later.
+   */
+  timeout_ms: z.number().int().min(100).max(300_000).default(30_000),
 });
 export const KafkaDestinationSchema = z.object({
   kind: z.literal('kafka'),

@@ -197,12 +197,22 @@ async function redisSender(d: Extract<ForwardDestination, { kind: 'redis' }>): P
 }
 
 /**
- * PostgreSQL: the round's messages inserted in one statement (committed = acknowledged). A message
+ * PostgreSQL: the round's messages inserted in one statement (committed = acknowledged), which may
+ * take `timeout_ms` at most, lock waits included: a locked table fails the round instead of holding
+ * the rule for ever. A message
  * sent again (its acknowledgement lost after the commit) is skipped when the table has a unique key on
  * `message_id`, instead of failing the round on it for ever; without one the table keeps both copies.
  */
 async function postgresSender(d: Extract<ForwardDestination, { kind: 'postgres' }>): Promise<Sender> {
-  const client = new pg.Client({ connectionString: d.url, password: d.password || undefined, connectionTimeoutMillis: 10_000 });
+  const client = new pg.Client({
+    connectionString: d.url,
+    password: d.password || undefined,
+    connectionTimeoutMillis: 10_000,
+    // The server cancels an insert that takes longer (a locked table, a stuck trigger) …
+    statement_timeout: d.timeout_ms,
+    // … and the client gives up a little later if the server cannot even answer that.
+    query_timeout: d.timeout_ms + 5_000,
+  });
   client.on('error', () => {});
   await client.connect();
   const table = d.table
@@ -222,10 +232,18 @@ async function postgresSender(d: Extract<ForwardDestination, { kind: 'postgres' 
         const b = i * 6;
         return `($${b + 1},$${b + 2},$${b + 3},$${b + 4},$${b + 5},$${b + 6}::jsonb)`;
       });
-      await client.query(
-        `insert into ${table} (message_id, rule_id, things_id, kind, ts, payload) values ${rows.join(',')} on conflict do nothing`,
-        values,
-      );
+      try {
+        await client.query(
+          `insert into ${table} (message_id, rule_id, things_id, kind, ts, payload) values ${rows.join(',')} on conflict do nothing`,
+          values,
+        );
+      } catch (e) {
+        // 57014 query_canceled: the statement_timeout; "Query read timeout": the client's own.
+        const err = e as { code?: string; message?: string };
+        if (err.code === '57014' || /query read timeout/i.test(err.message ?? ''))
+          throw new Error(`PostgreSQL: the insert into ${d.table} took longer than ${d.timeout_ms} ms (is the table locked?)`);
+        throw e;
+      }
     },
     async close() {
       await client.end().catch(() => {});

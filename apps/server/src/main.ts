@@ -15,7 +15,7 @@ export function usage(): string {
     '',
     'Run `loggerhead <command> --help` for the options of a command.',
     'Configuration is read from the environment: PORT, MQTT_PORT, DATA_DIR, DATABASE_URL, MQTT_URL,',
-    'LOGGERHEAD_ADMIN_PASSWORD, SMTP_URL, SMS_URL, PUBLIC_URL, LOG_LEVEL (see README).',
+    'SECRETS_KEY, LOGGERHEAD_ADMIN_PASSWORD, SMTP_URL, SMS_URL, PUBLIC_URL, LOG_LEVEL (see README).',
   ].join('\n');
 }
 

@@ -107,7 +107,9 @@ async function startMosquitto(name: string, extra: string[] = []) {
 const mosquitto = await startMosquitto('mosquitto');
 const mqPort = mosquitto.port;
 
-const config = benchConfig({ dataDir, databaseUrl });
+// The copies of the external path share this server's database, so its key too.
+const secretsKey = randomBytes(32);
+const config = benchConfig({ dataDir, databaseUrl }, { secretsKey });
 const app = await buildApp(config, { logger: false });
 await app.ready();
 const raw = app.ctx.database.raw;
@@ -307,7 +309,6 @@ async function external() {
   // resumes its session, and no session of a stopped copy keeps a share of the group's messages.
   const ports = await Promise.all(Array.from({ length: Math.max(...COPIES) }, () => freePort()));
 
-  const secretsKey = randomBytes(32).toString('base64');
   async function startCopy(i: number) {
     const dir = path.join(dataDir, `copy-${i + 1}`);
     fs.mkdirSync(dir, { recursive: true });
@@ -318,7 +319,7 @@ async function external() {
         MQTT_URL: url,
         DATA_DIR: dir,
         // Copies on one database share the key that seals stored credentials.
-        SECRETS_KEY: secretsKey,
+        SECRETS_KEY: secretsKey.toString('base64'),
         PORT: String(ports[i]),
         HOST: '127.0.0.1',
         LOG_LEVEL: 'warn',

@@ -538,6 +538,8 @@ describe('the real server killed with SIGKILL mid-job', () => {
       ...process.env,
       DATA_DIR: dataDir,
       DATABASE_URL: url,
+      // The key the setup copy recorded in the database: the process must hold the same one.
+      SECRETS_KEY: (setup.config.secretsKey as Buffer).toString('base64'),
       PORT: String(port),
       MQTT_PORT: String(await freePort()),
       HOST: '127.0.0.1',

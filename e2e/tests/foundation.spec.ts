@@ -1,4 +1,4 @@
-import { expect, loginThroughForm, routePage, test } from '../support/test.ts';
+import { expect, loginThroughForm, routePage, signIn, test } from '../support/test.ts';
 
 test.describe('console foundation', () => {
   test('a visitor without a session is sent to the login page', async ({ page }) => {
@@ -52,8 +52,7 @@ test.describe('console foundation', () => {
   });
 
   test('a reload on a deep route serves that page', async ({ page, admin }) => {
-    await loginThroughForm(page, admin);
-    await page.goto('/Container/DBCManager');
+    await signIn(page, admin, '/Container/DBCManager');
     await expect(routePage(page, '/Container/DBCManager')).toBeVisible();
     await page.reload();
     await expect(page).toHaveURL(/\/Container\/DBCManager$/);
@@ -71,8 +70,7 @@ test.describe('console foundation', () => {
   });
 
   test('old side-list paths lead to their new pages', async ({ page, admin }) => {
-    await loginThroughForm(page, admin);
-    await page.goto('/Container/Home/HomePage');
+    await signIn(page, admin, '/Container/Home/HomePage');
     await expect(page).toHaveURL(/\/Container\/HomePage$/);
     await page.goto('/Container/User/UserCenter');
     await expect(page).toHaveURL(/\/Container\/UserManager\/UserCenter$/);
@@ -95,7 +93,7 @@ test.describe('console foundation', () => {
   });
 
   test('pages that are not kept alive are unmounted on leaving', async ({ page, admin }) => {
-    await loginThroughForm(page, admin);
+    await signIn(page, admin);
     await page.getByTestId('top-menu').getByText('DBC 管理', { exact: true }).click();
     await expect(routePage(page, '/Container/DBCManager')).toBeVisible();
     await page.getByTestId('top-menu').getByText('测试管理', { exact: true }).click();
@@ -104,7 +102,7 @@ test.describe('console foundation', () => {
   });
 
   test('logout ends the session and returns to the login page', async ({ page, admin, api }) => {
-    await loginThroughForm(page, admin);
+    await signIn(page, admin);
     const token = await page.evaluate(() => localStorage.getItem('token'));
     await page.getByTestId('user-menu').click();
     await page.getByRole('menuitem', { name: '退出登录' }).click();

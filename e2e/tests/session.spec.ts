@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { seedSubUser } from '../support/accounts.ts';
-import { expect, loginThroughForm, routePage, test } from '../support/test.ts';
+import { expect, routePage, signIn, test } from '../support/test.ts';
 
 interface SelfUser {
   id: string;
@@ -10,7 +10,7 @@ interface SelfUser {
 test.describe('session and shell', () => {
   test('a sub-user sees only the menus bound to them and never the system setting', async ({ page, adminApi }) => {
     const viewer = await seedSubUser(adminApi, ['home', 'car', 'oplog']);
-    await loginThroughForm(page, viewer);
+    await signIn(page, viewer);
 
     const menu = page.getByTestId('top-menu');
     await expect(menu.getByText('首页', { exact: true })).toBeVisible();
@@ -29,7 +29,7 @@ test.describe('session and shell', () => {
   });
 
   test('the system manager finds the system setting in the user menu', async ({ page, admin }) => {
-    await loginThroughForm(page, admin);
+    await signIn(page, admin);
     await page.getByTestId('user-menu').click();
     await page.getByRole('menuitem', { name: '系统设置' }).click();
     await expect(page).toHaveURL(/\/Container\/SystemManager\/SystemSetting$/);
@@ -44,7 +44,7 @@ test.describe('session and shell', () => {
       adminApi.put(path, { data: Object.entries(pairs).map(([key, value]) => ({ key, value })) });
     await put({ systemName: 'Fleet Console', systemWebBottomCompany: 'ACME Trucks', systemWebBottomPhone: '+86 10 1234 5678' });
     try {
-      await loginThroughForm(page, admin);
+      await signIn(page, admin);
       // The tab names the page, then the tenant's system name.
       await expect(page).toHaveTitle(/^\S.* - Fleet Console$/);
       await expect(page.getByTestId('app-footer')).toContainText('ACME Trucks');
@@ -63,7 +63,7 @@ test.describe('session and shell', () => {
       endTime: Date.now() + 3_600_000,
     });
     try {
-      await loginThroughForm(page, admin);
+      await signIn(page, admin);
       const header = page.getByTestId('app-header');
       await expect(page.getByRole('status').filter({ hasText: 'Maintenance on Sunday' })).toBeVisible();
       // The header grows by the bar once it is laid out, and shrinks back once it is gone.
@@ -121,7 +121,7 @@ test.describe('session and shell', () => {
   test('the cloud-disk icon opens the tenant usage', async ({ page, admin, adminApi }) => {
     const self = await adminApi.get<SelfUser>('/tenant/users/self');
     const usage = await adminApi.get<{ total_disk_usage: number; over: boolean }>(`/data-mgmt/tenants/${self.tenant_id}/usage`);
-    await loginThroughForm(page, admin);
+    await signIn(page, admin);
     const button = page.getByTestId('capacity-button');
     await expect(button).toHaveAttribute('data-over', String(usage.over));
     await button.click();
@@ -142,7 +142,7 @@ test.describe('session and shell', () => {
       phone: '13800000000',
       description: 'The logger in truck 7 stopped reporting.',
     });
-    await loginThroughForm(page, admin);
+    await signIn(page, admin);
     const bell = page.getByTestId('message-bell');
     await expect(page.locator('.ant-badge').filter({ has: bell }).locator('.ant-badge-count')).toBeVisible();
     await bell.click();

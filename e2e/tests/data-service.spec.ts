@@ -6,7 +6,7 @@ import { writeLog } from '@loggerhead/can/logs/index.ts';
 import type { Download, Page } from '@playwright/test';
 import { Api } from '../support/api.ts';
 import { canFrame, registerTenant } from '../support/fixtures.ts';
-import { button, dialogOpened, expect, loginThroughForm, pickOption, routePage, test } from '../support/test.ts';
+import { button, dialogOpened, expect, pickOption, routePage, signIn, test } from '../support/test.ts';
 
 /**
  * Issue "Data out", the data service page: a tenant manager saves a download template (one device,
@@ -71,8 +71,7 @@ test('a manager runs a download template, a clean task and a plugin export from 
     file_extension: 'txt',
   });
 
-  await loginThroughForm(page, tenant);
-  await page.goto('/Container/PluginManager?tab=templates');
+  await signIn(page, tenant, '/Container/PluginManager?tab=templates');
   await expect(page).toHaveTitle(/^数据服务 - /);
   const view = routePage(page, '/Container/PluginManager');
 

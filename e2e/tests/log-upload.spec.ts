@@ -3,7 +3,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { writeLog } from '@loggerhead/can/logs/index.ts';
 import { canFrame } from '../support/fixtures.ts';
-import { dialogOpened, expect, loginThroughForm, test } from '../support/test.ts';
+import { dialogOpened, expect, signIn, test } from '../support/test.ts';
 
 /**
  * Issue "Real logs": log files go into a device's history from the console — several at once,
@@ -46,8 +46,7 @@ test('log files uploaded in the history tab report frames stored and lines skipp
   new DataView(obj.buffer).setUint32(8, 0xfffffff0, true);
   const broken = new Uint8Array([...blf, ...obj]);
 
-  await loginThroughForm(page, admin);
-  await page.goto(`/Container/HomePage/DeviceDetails?id=${thing.id}&tab=data&sub=history`);
+  await signIn(page, admin, `/Container/HomePage/DeviceDetails?id=${thing.id}&tab=data&sub=history`);
   await page.getByTestId('history-upload').click();
   const dialog = page.getByRole('dialog', { name: '导入日志到历史数据' });
   await dialogOpened(dialog);

@@ -1,4 +1,4 @@
-import { button, dialogOpened, expect, loginThroughForm, routePage, test } from '../support/test.ts';
+import { button, dialogOpened, expect, routePage, signIn, test } from '../support/test.ts';
 
 /**
  * Issue "Data out", plugins: a manager saves a transform plugin (a JSONata expression) on the data
@@ -7,8 +7,7 @@ import { button, dialogOpened, expect, loginThroughForm, routePage, test } from 
  */
 test('a manager saves a transform plugin and test-runs it on an input in the console', async ({ page, admin }) => {
   const name = `kmh-to-ms-${Math.random().toString(36).slice(2, 6)}`;
-  await loginThroughForm(page, admin);
-  await page.goto('/Container/PluginManager');
+  await signIn(page, admin, '/Container/PluginManager');
   await expect(page).toHaveTitle(/^数据服务 - /);
   const view = routePage(page, '/Container/PluginManager');
 

@@ -1,7 +1,7 @@
 import { Api } from '../support/api.ts';
 import { seedDevice } from '../support/devices.ts';
 import { registerTenant } from '../support/fixtures.ts';
-import { button, expect, loginThroughForm, test } from '../support/test.ts';
+import { button, expect, signIn, test } from '../support/test.ts';
 
 interface OpLog {
   method: string;
@@ -27,8 +27,7 @@ test('a system manager opens a tenant console read-only: its devices show, a wri
   const device = await seedDevice(manager, tenant.tenantId, `Viewed truck ${tenant.username}`);
   const { tenant_id: platform } = await adminApi.get<{ tenant_id: string }>('/tenant/users/self');
 
-  await loginThroughForm(page, admin);
-  await page.goto('/Container/SystemManager/SystemSetting?tab=tenants');
+  await signIn(page, admin, '/Container/SystemManager/SystemSetting?tab=tenants');
   await page.getByTestId(`tenant-console-${tenant.username}`).click();
   await page
     .getByRole('dialog')

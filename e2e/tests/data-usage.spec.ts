@@ -1,6 +1,6 @@
 import { seedDevice } from '../support/devices.ts';
 import { mqttPort, runSimulator, ownServerTest as test } from '../support/own-server.ts';
-import { expect, loginThroughForm, pickOption, routePage } from '../support/test.ts';
+import { expect, pickOption, routePage, signIn } from '../support/test.ts';
 
 interface Flow {
   total: { messages: number; frames: number; bytes: number };
@@ -37,15 +37,16 @@ test('a manager sees the flow of a simulated logger, its rank and the storage ag
   ]);
   expect(sim.code, sim.output).toBe(0);
 
-  // Every message was counted before its PUBACK; the counts reach the table at the next flush (every 5 s).
-  await new Promise((r) => setTimeout(r, 6000));
+  // Every message was counted before its PUBACK; the counts reach the table at the next flush (every 5 s):
+  // wait until it holds every frame the simulator had acknowledged.
+  const acknowledged = Number(/(\d+) frames in \d+ batches acknowledged/.exec(sim.output)?.[1]);
+  expect(acknowledged, sim.output).toBeGreaterThan(0);
   const hour = Math.floor(Date.now() / 3_600_000) * 3_600_000;
   const own_ = `/data-mgmt/tenants/${tenant}/flow?begin_time=${hour - 86_400_000}&end_time=${hour + 3_600_000}&things_id=${device.id}`;
-  await expect.poll(async () => (await adminApi.get<Flow>(own_)).total.frames, { timeout: 30_000 }).toBeGreaterThan(0);
+  await expect.poll(async () => (await adminApi.get<Flow>(own_)).total.frames, { timeout: 30_000 }).toBe(acknowledged);
   const sent = (await adminApi.get<Flow>(own_)).total;
 
-  await loginThroughForm(page, admin);
-  await page.goto('/Container/DataUsage');
+  await signIn(page, admin, '/Container/DataUsage');
   await expect(page).toHaveTitle(/^数据流量 - /);
   const view = routePage(page, '/Container/DataUsage');
   await expect(view.getByTestId('data-usage-chart')).toBeVisible();

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { registerTenant } from '../support/fixtures.ts';
-import { button, dialogOpened, expect, loginThroughForm, test } from '../support/test.ts';
+import { button, dialogOpened, expect, loginThroughForm, signIn, test } from '../support/test.ts';
 
 /** A local time as the console's date fields take it (YYYY-MM-DD HH:mm). */
 function local(d: Date): string {
@@ -24,8 +24,7 @@ test('a system manager writes an announcement that a tenant then sees', async ({
   const created: string[] = [];
 
   try {
-    await loginThroughForm(page, admin);
-    await page.goto('/Container/SystemManager/SystemSetting?tab=notices');
+    await signIn(page, admin, '/Container/SystemManager/SystemSetting?tab=notices');
     await expect(page.getByTestId('notice-table')).toBeVisible();
 
     // The announcement: written, previewed as the tenant's strip, published.

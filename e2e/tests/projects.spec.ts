@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { seedSubUser } from '../support/accounts.ts';
 import { seedDevice } from '../support/devices.ts';
-import { button, dialogOpened, expect, loginThroughForm, pickOption, test } from '../support/test.ts';
+import { button, dialogOpened, expect, loginThroughForm, pickOption, signIn, test } from '../support/test.ts';
 
 /**
  * Issue "Platform administration and organisation", projects: the manager makes a project in the
@@ -25,8 +25,7 @@ test('a sub-user put in a project sees only the devices of the project', async (
     devices: [inside, outside].map((d) => ({ things_id: d.id, access: 'read' })),
   });
 
-  await loginThroughForm(page, admin);
-  await page.goto('/Container/ProjectManager');
+  await signIn(page, admin, '/Container/ProjectManager');
   await expect(page).toHaveTitle(/^项目管理 - /);
   await page.getByTestId('add-project').click();
   const form = page.getByRole('dialog', { name: '添加项目' });

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Api } from '../support/api.ts';
 import { seedDevice } from '../support/devices.ts';
 import { registerTenant } from '../support/fixtures.ts';
-import { button, dialogOpened, expect, loginThroughForm, test } from '../support/test.ts';
+import { button, dialogOpened, expect, loginThroughForm, signIn, test } from '../support/test.ts';
 
 /**
  * The system manager opens a tenant from the tenant list, sees its device count beside the device
@@ -15,8 +15,7 @@ test('a system manager sets a tenant’s device quota and the tenant then hits i
   await tenantApi.login(tenant);
   await seedDevice(tenantApi, tenant.tenantId, 'First truck');
 
-  await loginThroughForm(page, admin);
-  await page.goto('/Container/SystemManager/SystemSetting?tab=tenants');
+  await signIn(page, admin, '/Container/SystemManager/SystemSetting?tab=tenants');
   const filter = page.locator('form#tenant-filter');
   await filter.getByLabel('租户名称').fill(tenant.username);
   await filter.getByRole('button', { name: button('查询') }).click();

@@ -9,6 +9,7 @@ import { LiveDemo } from '../src/modules/experience/demo-live.ts';
 import { DEMO_DEVICES, DEMO_RETENTION_DAYS, HISTORY_MS } from '../src/modules/experience/demo-seed.ts';
 import { experienceOf } from '../src/modules/experience/experience.module.ts';
 import { createTestApp, openTestDatabase, type TestApp, testConfig } from './helper.ts';
+import { poll } from './poll.ts';
 
 /** A stored text as a reader of the tenant's language (zh, the default) reads it. */
 const zh = (s: string) => resolveTextRefs('zh', s);
@@ -330,24 +331,23 @@ describe('live demo logger', () => {
       const things = (await get(`/v1/things/tenants/${tenantId}/things?current_page=1&page_size=20`)).list as DemoThing[];
       const truck = things.find((d) => d.name === zh(DEMO_DEVICES[0].name)) as DemoThing;
       const base = `/v1/data-mgmt/tenants/${tenantId}/things/${truck.id}`;
-      const deadline = Date.now() + 60_000;
-      let fresh = 0;
-      let online = false;
-      let fixes = 0;
-      let points = 0;
       // Decoded like any logger's frames; the decoded values are stored a step after the frames,
       // so the curve is polled with them.
       const curveUrl = () =>
         `${base}/signals/curve?signal=ENGINE_DATA.EngineSpeed&channel=0&begin_time=${since}&end_time=${Date.now() + 1000}&width=50`;
-      while (Date.now() < deadline) {
-        fresh = (await get(`${base}/frames?begin_time=${since}&end_time=${Date.now() + 60_000}&page_size=10`)).total;
-        online = (await get(`/v1/things/tenants/${tenantId}/things/${truck.id}`)).is_online;
-        fixes = (await get(`/v1/things/tenants/${tenantId}/things/${truck.id}/gps?begin_time=${since}&end_time=${Date.now() + 60_000}`))
-          .total;
-        points = fresh > 0 ? (await get(curveUrl())).t.length : 0;
-        if (fresh > 0 && online && fixes > 0 && points > 0) break;
-        await new Promise((r) => setTimeout(r, 250));
-      }
+      const { fresh, online, fixes, points } = await poll(
+        async () => {
+          const fresh: number = (await get(`${base}/frames?begin_time=${since}&end_time=${Date.now() + 60_000}&page_size=10`)).total;
+          const online: boolean = (await get(`/v1/things/tenants/${tenantId}/things/${truck.id}`)).is_online;
+          const fixes: number = (
+            await get(`/v1/things/tenants/${tenantId}/things/${truck.id}/gps?begin_time=${since}&end_time=${Date.now() + 60_000}`)
+          ).total;
+          const points: number = fresh > 0 ? (await get(curveUrl())).t.length : 0;
+          return { fresh, online, fixes, points };
+        },
+        (s) => s.fresh > 0 && s.online && s.fixes > 0 && s.points > 0,
+        { ms: 60_000, every: 250, what: 'the live demo logger: frames, online, GPS fixes and a curve' },
+      );
       expect(fresh).toBeGreaterThan(0);
       expect(online).toBe(true);
       expect(fixes).toBeGreaterThan(0);
@@ -375,8 +375,11 @@ describe('live demo logger refused', () => {
     });
     try {
       live.start();
-      const deadline = Date.now() + 30_000;
-      while (!warnings.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      await poll(
+        () => warnings.length,
+        (n) => n > 0,
+        { ms: 30_000, every: 100, what: 'a warning from the refused demo logger' },
+      );
       expect(warnings).toContain('demo logger not connected, trying again later');
       expect(live.sentFrames).toBe(0);
       // The server still answers.

@@ -7,7 +7,8 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alertsOf } from '../src/modules/alert/alert.module.ts';
 import { createTestApp, type TestApp } from './helper.ts';
-import { connectDevice, until } from './ingest.helpers.ts';
+import { connectDevice } from './ingest.helpers.ts';
+import { poll } from './poll.ts';
 import { makeDevice, makeSubUser, makeTenant, type TenantFixture } from './things.fixtures.ts';
 
 /**
@@ -171,7 +172,7 @@ describe('alarm flow', () => {
     });
     expect(ev.event_data).toMatchObject({ frame_id: '0x321', channel: 0, value: 200, data: 'c800000000000000', ts: now });
 
-    await until(
+    await poll(
       async () => mails.length,
       (n) => n === 1,
     );
@@ -187,7 +188,7 @@ describe('alarm flow', () => {
     expect(texts).toHaveLength(1);
     expect(texts[0]).toMatchObject({ to: '13900001111', kind: 'sms' });
 
-    await until(
+    await poll(
       async () => commands.length,
       (n) => n === 1,
     );
@@ -207,7 +208,7 @@ describe('alarm flow', () => {
 
   it('runs the recover action when the condition clears and closes the event', async () => {
     await cool();
-    await until(
+    await poll(
       async () => commands.length,
       (n) => n === 2,
     );
@@ -240,7 +241,7 @@ describe('alarm flow', () => {
 
     now += 51_000; // 61 s after the first command
     await hot();
-    await until(
+    await poll(
       async () => commands.length,
       (n) => n === 3,
     );
@@ -257,7 +258,7 @@ describe('alarm flow', () => {
 
     now += 29 * 60_000; // 30 min 1 s after the first e-mail
     await hot();
-    await until(
+    await poll(
       async () => mails.length,
       (n) => n === 2,
     );

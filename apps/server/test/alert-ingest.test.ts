@@ -11,7 +11,8 @@ import { eventsRepository } from '../src/modules/alert/events.repository.ts';
 import { engineRepository } from '../src/rules/engine.repository.ts';
 import { RuleEngine } from '../src/rules/rules.engine.ts';
 import { openTestDatabase, type TestApp, testConfig } from './helper.ts';
-import { connectDevice, until } from './ingest.helpers.ts';
+import { connectDevice } from './ingest.helpers.ts';
+import { poll } from './poll.ts';
 import { bind, rampFrame, testDbc } from './signals.fixtures.ts';
 import { makeDevice, makeTenant, type TenantFixture } from './things.fixtures.ts';
 
@@ -108,7 +109,7 @@ describe('rules on the ingest stream', () => {
     } finally {
       await mqtt.endAsync();
     }
-    const got = await until(
+    const got = await poll(
       async () => {
         await alertsOf(app).idle();
         return events(`&rule_id=${id}`);

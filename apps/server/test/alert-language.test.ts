@@ -6,7 +6,7 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alertsOf } from '../src/modules/alert/alert.module.ts';
 import { createTestApp, type TestApp } from './helper.ts';
-import { until } from './ingest.helpers.ts';
+import { poll } from './poll.ts';
 import { makeDevice, makeTenant, type TenantFixture } from './things.fixtures.ts';
 
 /**
@@ -126,7 +126,7 @@ async function ingest(s: Setup, value: number, ts = NOW) {
 
 const mailsTo = async (to: string, n: number) =>
   (
-    await until(
+    await poll(
       async () => mails.filter((m) => m.to === to),
       (m) => m.length >= n,
     )
@@ -189,7 +189,7 @@ describe('alert e-mail and SMS in the tenant’s language', () => {
       'Coolant above 100 °C',
       '报文：CAN0 0x321 [8] c800000000000000 值 200',
     ]);
-    const sms = await until(
+    const sms = await poll(
       async () => texts.filter((x) => x.to === s.mobile),
       (x) => x.length === 1,
     );
@@ -225,7 +225,7 @@ describe('alert e-mail and SMS in the tenant’s language', () => {
       'Coolant above 100 °C',
       'Frame: CAN0 0x321 [8] ca00000000000000 value 202',
     ]);
-    const sms = await until(
+    const sms = await poll(
       async () => texts.filter((x) => x.to === zh.mobile || x.to === en.mobile),
       (x) => x.length === 2,
     );

@@ -3,7 +3,8 @@ import { RemoteDevice } from '@loggerhead/simulator/remote-device.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commandIn, issue } from './command.helpers.ts';
 import { createTestApp, type TestApp } from './helper.ts';
-import { batch, until } from './ingest.helpers.ts';
+import { batch } from './ingest.helpers.ts';
+import { poll } from './poll.ts';
 import { startMosquitto, tryConnect } from './services.helpers.ts';
 import { makeDevice, makeTenant, type TenantFixture } from './things.fixtures.ts';
 
@@ -32,7 +33,7 @@ describe("device accounts kept on Mosquitto's dynamic-security plugin (MQTT_DYNS
 
   it('gives an added device an account: it connects, its frames are stored and it answers a command', async () => {
     const d = await makeDevice(t, tenant);
-    const first = await until(
+    const first = await poll(
       () => tryConnect(broker.port, d.third_things_id, d.things_key),
       (r) => r.ok,
     );
@@ -40,7 +41,7 @@ describe("device accounts kept on Mosquitto's dynamic-security plugin (MQTT_DYNS
     await first.client.publishAsync(upTopic(d.third_things_id, 'frames'), batch(0, Date.now() * 1000 - 5_000_000), { qos: 1 });
     first.client.end(true);
     expect(
-      await until(
+      await poll(
         () => storedFrames(t, d.id),
         (n) => n === 100,
       ),
@@ -65,7 +66,7 @@ describe("device accounts kept on Mosquitto's dynamic-security plugin (MQTT_DYNS
   it('refuses a wrong key and keeps a device to its own topics', async () => {
     const d = await makeDevice(t, tenant);
     const other = await makeDevice(t, tenant);
-    const ok = await until(
+    const ok = await poll(
       () => tryConnect(broker.port, d.third_things_id, d.things_key),
       (r) => r.ok,
     );
@@ -78,7 +79,7 @@ describe("device accounts kept on Mosquitto's dynamic-security plugin (MQTT_DYNS
     await ok.client.publishAsync(upTopic(other.third_things_id, 'frames'), batch(0, Date.now() * 1000 - 4_000_000), { qos: 1 });
     await ok.client.publishAsync(upTopic(d.third_things_id, 'frames'), batch(0, Date.now() * 1000 - 4_000_000), { qos: 1 });
     expect(
-      await until(
+      await poll(
         () => storedFrames(t, d.id),
         (n) => n === 100,
       ),
@@ -89,7 +90,7 @@ describe("device accounts kept on Mosquitto's dynamic-security plugin (MQTT_DYNS
 
   it('re-keys and deletes the account with the device', async () => {
     const d = await makeDevice(t, tenant);
-    const before = await until(
+    const before = await poll(
       () => tryConnect(broker.port, d.third_things_id, d.things_key),
       (r) => r.ok,
     );
@@ -104,12 +105,12 @@ describe("device accounts kept on Mosquitto's dynamic-security plugin (MQTT_DYNS
     expect(key).not.toBe(d.things_key);
     await closed; // the connection made with the old key is closed
     expect(
-      await until(
+      await poll(
         () => tryConnect(broker.port, d.third_things_id, d.things_key).then((r) => r.ok),
         (ok) => !ok,
       ),
     ).toBe(false);
-    const again = await until(
+    const again = await poll(
       () => tryConnect(broker.port, d.third_things_id, key),
       (r) => r.ok,
     );
@@ -122,7 +123,7 @@ describe("device accounts kept on Mosquitto's dynamic-security plugin (MQTT_DYNS
     });
     expect(del.statusCode).toBeLessThan(300);
     expect(
-      await until(
+      await poll(
         () => tryConnect(broker.port, d.third_things_id, key).then((r) => r.ok),
         (ok) => !ok,
       ),
@@ -133,7 +134,7 @@ describe("device accounts kept on Mosquitto's dynamic-security plugin (MQTT_DYNS
     const accounts = t.app.ctx.ingest.accounts;
     if (!accounts) throw new Error('MQTT_DYNSEC is on: the accounts must exist');
     const d = await makeDevice(t, tenant);
-    await until(
+    await poll(
       () =>
         tryConnect(broker.port, d.third_things_id, d.things_key).then((r) => {
           r.client.end(true);

@@ -2,9 +2,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import { writeLog } from '@loggerhead/can/logs/index.ts';
 import { SimulatedEcu } from '@loggerhead/simulator/ecu-sim.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commandIn, listenForDevices, multipart, remoteDevice, waitFor } from './command.helpers.ts';
+import { commandIn, listenForDevices, multipart, remoteDevice } from './command.helpers.ts';
 import { createTestApp, type TestApp } from './helper.ts';
 import { frames } from './ingest.helpers.ts';
+import { poll } from './poll.ts';
 import { makeTenant, publicType, type TenantFixture } from './things.fixtures.ts';
 
 /**
@@ -68,9 +69,10 @@ describe.skipIf(!!process.env.TEST_MQTT_URL)('remote operations with the simulat
       // Recall a file and download it.
       const rec = `/v1/things/tenants/${tenant.tenantId}/things/${d.id}/recall`;
       const task = (await t.app.inject({ method: 'POST', url: `${rec}/files`, headers: auth, payload: { filename: 'trip.log' } })).json();
-      const done = await waitFor(
+      const done = await poll(
         async () => (await t.app.inject({ method: 'GET', url: `${rec}/tasks/${task.id}`, headers: auth })).json(),
         (x) => x.state !== 'sending' && x.state !== 'device' && x.state !== 'fetching',
+        { ms: 10_000 },
       );
       expect(done.state).toBe('done');
       const dl = await t.app.inject({ method: 'GET', url: done.url, headers: auth });
@@ -92,7 +94,7 @@ describe.skipIf(!!process.env.TEST_MQTT_URL)('remote operations with the simulat
         headers: auth,
         payload: { things_ids: [d.id] },
       });
-      const [up] = await waitFor(
+      const [up] = await poll(
         async () =>
           (
             await t.app.inject({
@@ -102,6 +104,7 @@ describe.skipIf(!!process.env.TEST_MQTT_URL)('remote operations with the simulat
             })
           ).json(),
         (l) => l[0]?.state !== 'busy',
+        { ms: 10_000 },
       );
       expect(up.state).toBe('flash success');
       expect(Buffer.from(sim.firmware.image ?? []).equals(image)).toBe(true);
@@ -152,10 +155,10 @@ describe.skipIf(!!process.env.TEST_MQTT_URL)('remote operations with the simulat
           payload: { transport: { ecu_id: ecuRow.id }, address: 0x1000 },
         })
       ).json();
-      const flashed = await waitFor(
+      const flashed = await poll(
         async () => (await t.app.inject({ method: 'GET', url: `${uds}/ecu-upgrade/${job.id}`, headers: auth })).json(),
         (j) => j.state !== 'running',
-        30_000,
+        { ms: 30_000 },
       );
       expect(flashed.state).toBe('done');
       expect(ecu.verified).toBe(true);

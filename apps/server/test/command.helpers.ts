@@ -1,17 +1,8 @@
 import { RemoteDevice } from '@loggerhead/simulator/remote-device.ts';
 import type { LoggerheadApp } from '../src/app.ts';
 import type { TestApp } from './helper.ts';
+import { poll } from './poll.ts';
 import { makeDevice, type TenantFixture } from './things.fixtures.ts';
-
-/** Polls `fn` until `ok` holds (or `ms` passes) and returns the last value. */
-export async function waitFor<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 10_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (ok(v) || Date.now() > end) return v;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 export const brokerUrl = (t: TestApp) => `mqtt://127.0.0.1:${t.app.ctx.broker.port()}`;
 
@@ -58,10 +49,10 @@ export function commandIn(
   states: string[],
   ms = 10_000,
 ) {
-  return waitFor(
+  return poll(
     () => getCommand(app, tenant, thingsId, correlationId),
     (c) => states.includes(c.state),
-    ms,
+    { ms: ms },
   );
 }
 

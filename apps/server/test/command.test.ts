@@ -1,7 +1,8 @@
 import { downTopic } from '@loggerhead/can/protocol/topics.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commandIn, getCommand, isOnline, issue, messagesUrl, remoteDevice, waitFor } from './command.helpers.ts';
+import { commandIn, getCommand, isOnline, issue, messagesUrl, remoteDevice } from './command.helpers.ts';
 import { createTestApp, type TestApp } from './helper.ts';
+import { poll } from './poll.ts';
 import { makeSubUser, makeTenant, type TenantFixture } from './things.fixtures.ts';
 
 const sendCan = (frames: unknown[], extra: Record<string, unknown> = {}) => ({
@@ -57,12 +58,13 @@ describe.skipIf(!!process.env.TEST_MQTT_URL)('device commands', () => {
       expect(Object.keys(env)).toEqual(expect.arrayContaining(['description', 'headers', 'info_model_id', 'things_type', 'payload']));
       // Echoed frames are stored as transmitted frames of the device.
       await sim.device.drain();
-      const stored = await waitFor(
+      const stored = await poll(
         () =>
           t.database.raw.query<{ n: number }>('select coalesce(sum(frame_count),0)::int as n from frame_chunks where things_id = $1', [
             d.id,
           ]),
         (r) => r.rows[0].n === 2,
+        { ms: 10_000 },
       );
       expect(stored.rows[0].n).toBe(2);
       // Responses by correlation id (spec §7 message responses).
@@ -98,15 +100,17 @@ describe.skipIf(!!process.env.TEST_MQTT_URL)('device commands', () => {
     );
     ws.send(JSON.stringify({ op: 'subscribe', id: 'ops', kind: 'remote', tenant_id: tenant.tenantId, things_id: d.id }));
     try {
-      await waitFor(
+      await poll(
         async () => got.length,
         (n) => n > 0,
+        { ms: 10_000 },
       );
       expect(got[0]).toEqual({ t: 'subscribed', id: 'ops', kind: 'remote', things_id: d.id, tenant_id: tenant.tenantId });
       const cmd = (await issue(t.app, tenant, d.id, sendCan([{ id: 0x10, data: '' }]))).json();
-      await waitFor(
+      await poll(
         async () => got.filter((m) => m.command?.state === 'answered').length,
         (n) => n === 1,
+        { ms: 10_000 },
       );
       const states = got.filter((m) => m.t === 'command' && m.command?.correlation_id === cmd.correlation_id).map((m) => m.command?.state);
       expect(states[0]).toBe('sent');
@@ -123,10 +127,10 @@ describe.skipIf(!!process.env.TEST_MQTT_URL)('device commands', () => {
         onInit: (w) => w.on('message', (m: Buffer) => anonMessages.push(m.toString())),
       },
     );
-    await waitFor(
+    await poll(
       async () => anonMessages.length,
       (n) => n > 0,
-      5000,
+      { ms: 5000 },
     );
     expect(JSON.parse(anonMessages[0])).toMatchObject({ t: 'error', code: 'http.401' });
     anon.terminate();
@@ -143,9 +147,10 @@ describe.skipIf(!!process.env.TEST_MQTT_URL)('device commands', () => {
         sendCan([{ id: 0x7df, data: '0201050000000000' }], { mode: 'periodic', period_ms: 20, count: 4 }),
       );
       await commandIn(t.app, tenant, d.id, res.json().correlation_id, ['answered']);
-      await waitFor(
+      await poll(
         async () => sim.bus.sent.length,
         (n) => n === 4,
+        { ms: 10_000 },
       );
       await new Promise((r) => setTimeout(r, 100));
       expect(sim.bus.sent.length).toBe(4);
@@ -186,9 +191,10 @@ describe.skipIf(!!process.env.TEST_MQTT_URL)('device commands', () => {
     // Known to the broker (persistent session), then gone.
     await sim.connect();
     await sim.close();
-    await waitFor(
+    await poll(
       () => isOnline(t, d.id),
       (on) => !on,
+      { ms: 10_000 },
     );
     const res = await issue(t.app, tenant, d.id, sendCan([{ id: 0x100, data: '11' }]));
     const cmd = res.json();
@@ -241,9 +247,10 @@ describe.skipIf(!!process.env.TEST_MQTT_URL)('device commands', () => {
     } finally {
       await sim.close();
     }
-    await waitFor(
+    await poll(
       () => isOnline(t, d.id),
       (on) => !on,
+      { ms: 10_000 },
     );
     const q = (await issue(t.app, tenant, d.id, sendCan([{ id: 0x103, data: '' }]))).json();
     const cancel = await t.app.inject({

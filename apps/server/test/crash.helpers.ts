@@ -75,15 +75,6 @@ export async function startCopy(config: Config, database: Database): Promise<Tes
   };
 }
 
-/** Waits until `fn()` is true, polling every 50 ms (throws after `ms`). */
-export async function eventually(fn: () => boolean | Promise<boolean>, ms = 15_000, what = 'condition'): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await fn())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 const BIN = path.resolve(import.meta.dirname, '../bin/loggerhead.mjs');
 
 /** A free TCP port on the loopback interface. */

@@ -19,7 +19,7 @@ import {
 } from '../../../packages/can/test/mf4.helpers.ts';
 import { simulate } from '../src/cli/simulate.ts';
 import { createTestApp, type TestApp } from './helper.ts';
-import { until } from './ingest.helpers.ts';
+import { poll } from './poll.ts';
 import { bind, ingestFrames, multipart, uploadDbc } from './signals.fixtures.ts';
 import { makeDevice, makeTenant, type TenantFixture } from './things.fixtures.ts';
 
@@ -190,7 +190,7 @@ describe.skipIf(!hasSamples)('MF4 logs in and out of the history', () => {
     });
     expect(created.statusCode).toBe(200);
     const id = created.json().id;
-    const st = await until(
+    const st = await poll(
       async () =>
         (
           await t.app.inject({

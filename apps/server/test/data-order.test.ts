@@ -2,7 +2,7 @@ import { type CanFrame, makeFrame } from '@loggerhead/can';
 import { readLog, writeLog } from '@loggerhead/can/logs/index.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './helper.ts';
-import { until } from './ingest.helpers.ts';
+import { poll } from './poll.ts';
 import { makeDevice, makeTenant, type TenantFixture } from './things.fixtures.ts';
 
 // Two days ago on the hour: kept by the retention sweep.
@@ -120,10 +120,10 @@ describe('history and exports in time order across overlapping uploads', () => {
       });
       expect(created.statusCode).toBe(200);
       const id = created.json().id;
-      const st = await until(
+      const st = await poll(
         async () => (await t.app.inject({ method: 'GET', url: url(`/downloads/${id}`), headers: { authorization: a.auth } })).json(),
         (s) => s.status === 3 || s.status === 7,
-        20_000,
+        { ms: 20_000 },
       );
       expect(st).toMatchObject({ status: 3, output_count: all.length });
       const file = await t.app.inject({ method: 'GET', url: url(`/downloads/${id}/file`), headers: { authorization: a.auth } });

@@ -1,7 +1,7 @@
 import type { CanFrame } from '@loggerhead/can';
 import { writeLog } from '@loggerhead/can/logs/index.ts';
 import type { TestApp } from './helper.ts';
-import { until } from './ingest.helpers.ts';
+import { poll } from './poll.ts';
 import type { TenantFixture } from './things.fixtures.ts';
 
 /** Uploads frames to a device as a candump log (a multipart file). */
@@ -29,7 +29,7 @@ export async function exportFile(t: TestApp, tenant: TenantFixture, thingsId: st
   const created = await t.app.inject({ method: 'POST', url: base, headers: { authorization: tenant.auth }, payload: body });
   if (created.statusCode !== 200) return { created: created.json(), progress: null, file: null };
   const id = created.json().id as string;
-  const progress = await until(
+  const progress = await poll(
     async () => (await t.app.inject({ method: 'GET', url: `${base}/${id}`, headers: { authorization: tenant.auth } })).json(),
     (s) => s.status === 3 || s.status === 7,
   );

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dataServiceService } from '../src/modules/data/data-service.service.ts';
 import { exportFile, upload } from './data-service.helpers.ts';
 import { createTestApp, type TestApp } from './helper.ts';
+import { poll } from './poll.ts';
 import { makeDevice, makeSubUser, makeTenant, type TenantFixture } from './things.fixtures.ts';
 
 const DAY = 86_400_000;
@@ -257,11 +258,11 @@ describe('download templates and clean tasks', () => {
     expect(r.downloads.map((x: { things_id: string }) => x.things_id)).toEqual([d1.id, d2.id]);
     for (const [i, d] of [d1, d2].entries()) {
       const base = `/v1/data-mgmt/tenants/${a.tenantId}/things/${d.id}/downloads/${r.downloads[i].id}`;
-      let st = { status: 0 };
-      for (let k = 0; k < 200 && st.status !== 3 && st.status !== 7; k++) {
-        st = (await t.app.inject({ method: 'GET', url: base, headers: { authorization: a.auth } })).json();
-        await new Promise((res) => setTimeout(res, 50));
-      }
+      const st = await poll(
+        async () => (await t.app.inject({ method: 'GET', url: base, headers: { authorization: a.auth } })).json() as { status: number },
+        (s) => s.status === 3 || s.status === 7,
+        { ms: 10_000, what: `download ${r.downloads[i].id} to end` },
+      );
       expect(st.status).toBe(3);
       const viaTemplate = await t.app.inject({ method: 'GET', url: `${base}/file`, headers: { authorization: a.auth } });
       const direct = await exportFile(t, a, d.id, { begin_time: T, end_time: T + 1000, format: 'csv', channels: [1] });

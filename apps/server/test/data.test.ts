@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { dropExpiredPartitions } from '../src/modules/data/retention.job.ts';
 import { createTestApp, type TestApp } from './helper.ts';
-import { batch, connectDevice, frames, until } from './ingest.helpers.ts';
+import { batch, connectDevice, frames } from './ingest.helpers.ts';
+import { poll } from './poll.ts';
 import { makeDevice, makeSubUser, makeTenant, type TenantFixture } from './things.fixtures.ts';
 
 // Two days ago on the hour: recent enough for the retention sweep to keep it.
@@ -145,14 +146,14 @@ describe('raw data: history, live, export, upload', () => {
     ws.on('message', (d) => msgs.push(JSON.parse(d.toString())));
     await new Promise((r) => ws.once('open', r));
     ws.send(JSON.stringify({ op: 'subscribe', id: 'trace', kind: 'frames', things_id: dev.id, ids: [0x105] }));
-    await until(
+    await poll(
       async () => msgs,
       (m) => m.some((x) => x.t === 'subscribed'),
     );
     const c = await connectDevice(`mqtt://127.0.0.1:${t.app.ctx.broker.port()}`, dev.third_things_id, dev.things_key);
     await c.publishAsync(upTopic(dev.third_things_id, 'frames'), batch(100, T0 + 7_200_000_000, 32, 9), { qos: 1 });
     c.end();
-    const got = await until(
+    const got = await poll(
       async () => msgs.filter((m) => m.t === 'frames').flatMap((m) => m.f ?? []),
       (f) => f.length >= 2,
     );
@@ -191,7 +192,7 @@ describe('raw data: history, live, export, upload', () => {
       });
       expect(created.statusCode).toBe(200);
       const id = created.json().id;
-      const st = await until(
+      const st = await poll(
         async () =>
           (
             await t.app.inject({

@@ -1,7 +1,8 @@
 import { RemoteDevice } from '@loggerhead/simulator/remote-device.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { brokerUrl, isOnline, waitFor } from './command.helpers.ts';
+import { brokerUrl, isOnline } from './command.helpers.ts';
 import { createTestApp, type TestApp } from './helper.ts';
+import { poll } from './poll.ts';
 import { makeDevice, makeSubUser, makeTenant, type TenantFixture } from './things.fixtures.ts';
 
 /** Spec §7 device test: one message sent to a device now, and its raw answer (or the time-out). */
@@ -36,9 +37,10 @@ describe.skipIf(!!process.env.TEST_MQTT_URL)('device test', () => {
     });
     await sim.connect();
     try {
-      await waitFor(
+      await poll(
         () => isOnline(t, d.id),
         (on) => on,
+        { ms: 10_000 },
       );
       const res = await test(a, d.id, a.auth, {});
       expect(res.statusCode).toBe(200);

@@ -1,7 +1,8 @@
 import { RemoteDevice } from '@loggerhead/simulator/remote-device.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { brokerUrl, isOnline, waitFor } from './command.helpers.ts';
+import { brokerUrl, isOnline } from './command.helpers.ts';
 import { createTestApp, type TestApp } from './helper.ts';
+import { poll } from './poll.ts';
 import { makeDevice, makeSubUser, makeTenant, type TenantFixture } from './things.fixtures.ts';
 
 /**
@@ -61,17 +62,19 @@ describe.skipIf(!!process.env.TEST_MQTT_URL)('edge-computing rules', () => {
     });
     sims.push(sim);
     await sim.connect();
-    await waitFor(
+    await poll(
       () => isOnline(t, d.id),
       (on) => on,
+      { ms: 10_000 },
     );
     return { d, sim };
   }
 
   async function waitIssuance(ruleId: string, thingsId: string, state: string) {
-    return waitFor(
+    return poll(
       async () => (await req('GET', rules(a, `/issuances?rule_id=${ruleId}&things_id=${thingsId}`), a.auth)).json(),
       (p) => p.list[0]?.state === state,
+      { ms: 10_000 },
     );
   }
 
@@ -235,9 +238,10 @@ describe.skipIf(!!process.env.TEST_MQTT_URL)('edge-computing rules', () => {
     // Before any rule every upload carries both properties.
     await report(30, 10);
     await report(30.4, 11);
-    let tw = await waitFor(
+    let tw = await poll(
       () => twin(d.id),
       (x) => x.reported['env.target']?.value === 11,
+      { ms: 10_000 },
     );
     expect(tw.reported['env.temperature'].value).toBe(30.4);
 
@@ -254,15 +258,17 @@ describe.skipIf(!!process.env.TEST_MQTT_URL)('edge-computing rules', () => {
     await waitIssuance(filter.id, d.id, 'accepted');
     await report(31, 12); // first upload under the rule: sent, and the reference from now on
     await report(33, 13); // 2 from 31: held back
-    tw = await waitFor(
+    tw = await poll(
       () => twin(d.id),
       (x) => x.reported['env.target']?.value === 13,
+      { ms: 10_000 },
     );
     expect(tw.reported['env.temperature'].value).toBe(31);
     await report(36.5, 14); // 5.5 from 31: sent
-    tw = await waitFor(
+    tw = await poll(
       () => twin(d.id),
       (x) => x.reported['env.target']?.value === 14,
+      { ms: 10_000 },
     );
     expect(tw.reported['env.temperature'].value).toBe(36.5);
 
@@ -285,9 +291,10 @@ describe.skipIf(!!process.env.TEST_MQTT_URL)('edge-computing rules', () => {
     expect(tw.reported['env.target'].value).toBe(14);
     await new Promise((r) => setTimeout(r, 1100));
     await report(50, 70);
-    tw = await waitFor(
+    tw = await poll(
       () => twin(d.id),
       (x) => x.reported['env.target']?.value !== 14,
+      { ms: 10_000 },
     );
     expect(tw.reported['env.target'].value).toBe(40);
   });

@@ -5,7 +5,7 @@ import { writeLog } from '@loggerhead/can/logs/index.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXPERIENCE_EXPORT } from '../src/modules/data/downloads.service.ts';
 import { createTestApp, type TestApp } from './helper.ts';
-import { until } from './ingest.helpers.ts';
+import { poll } from './poll.ts';
 import { makeDevice, makeTenant, type TenantFixture } from './things.fixtures.ts';
 
 /**
@@ -132,7 +132,7 @@ describe('exports by the read-only experience account', () => {
     const created = await call('POST', url(dev.id), A.auth, hour);
     expect(created.statusCode, created.body).toBe(200);
     const id = created.json().id;
-    const st = await until(
+    const st = await poll(
       async () => (await call('GET', url(dev.id, `/${id}`), A.auth)).json(),
       (s) => s.status === 3 || s.status === 7,
     );
@@ -169,10 +169,10 @@ describe('exports by the read-only experience account', () => {
     try {
       const ok = await call('POST', url(big.id), a.auth, hour);
       expect(ok.statusCode).toBe(200);
-      const st = await until(
+      const st = await poll(
         async () => (await call('GET', url(big.id, `/${ok.json().id}`), a.auth)).json(),
         (s) => s.status === 3 || s.status === 7,
-        30_000,
+        { ms: 30_000 },
       );
       expect(st).toMatchObject({ status: 3, output_count: EXPERIENCE_EXPORT.maxFrames + 1 });
     } finally {

@@ -10,7 +10,7 @@ import type { Database } from '../src/db/client.ts';
 import { type FileStore, LocalFileStore } from '../src/files/file-store.ts';
 import { S3FileStore } from '../src/files/s3-store.ts';
 import { openTestDatabase, type TestApp, testConfig } from './helper.ts';
-import { until } from './ingest.helpers.ts';
+import { poll } from './poll.ts';
 import { startS3 } from './services.helpers.ts';
 import { makeDevice, makeTenant } from './things.fixtures.ts';
 
@@ -172,7 +172,7 @@ describe('two server copies on one S3 bucket', () => {
     });
     expect(created.statusCode).toBe(200);
     const id = created.json().id;
-    await until(
+    await poll(
       async () => (await a.app.inject({ method: 'GET', url: `${base}/downloads/${id}`, headers: { authorization: tenant.auth } })).json(),
       (s) => s.status === 3 || s.status === 7,
     );

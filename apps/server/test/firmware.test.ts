@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isOnline, listenForDevices, multipart, remoteDevice, waitFor } from './command.helpers.ts';
+import { isOnline, listenForDevices, multipart, remoteDevice } from './command.helpers.ts';
 import { createTestApp, type TestApp } from './helper.ts';
+import { poll } from './poll.ts';
 import { makeSubUser, makeTenant, publicType, type TenantFixture } from './things.fixtures.ts';
 
 describe.skipIf(!!process.env.TEST_MQTT_URL)('firmware management and upgrades', () => {
@@ -91,14 +92,15 @@ describe.skipIf(!!process.env.TEST_MQTT_URL)('firmware management and upgrades',
       const again = await notify('4.2.1', { things_ids: [d.id] });
       expect(again.statusCode).toBe(409);
       expect(again.json().code).toBe('things.busy');
-      const [u] = await waitFor(
+      const [u] = await poll(
         () => upgrades(d.id),
         (l) => l[0]?.state === 'flash success',
+        { ms: 10_000 },
       );
       expect(u).toMatchObject({ state: 'flash success', progress: 100, version: '4.2.1' });
       expect(Buffer.from(sim.firmware.image ?? []).equals(image)).toBe(true);
       expect(sim.firmware.version).toBe('4.2.1');
-      const thing = await waitFor(
+      const thing = await poll(
         async () =>
           (
             await t.app.inject({
@@ -108,6 +110,7 @@ describe.skipIf(!!process.env.TEST_MQTT_URL)('firmware management and upgrades',
             })
           ).json(),
         (x) => x.firmware === '4.2.1',
+        { ms: 10_000 },
       );
       expect(thing.firmware).toBe('4.2.1');
       expect(states).toContain('busy');
@@ -127,9 +130,10 @@ describe.skipIf(!!process.env.TEST_MQTT_URL)('firmware management and upgrades',
       const file = `${t.config.dataDir}/firmware/${fw.firmware_id}.bin`;
       (await import('node:fs')).writeFileSync(file, randomBytes(1000));
       await notify('4.2.2', { things_ids: [d.id] });
-      const [u] = await waitFor(
+      const [u] = await poll(
         () => upgrades(d.id),
         (l) => ['invalid', 'flash failed', 'flash success'].includes(l[0]?.state),
+        { ms: 10_000 },
       );
       expect(u.state).toBe('invalid');
       expect(sim.firmware.image).toBeNull();
@@ -137,9 +141,10 @@ describe.skipIf(!!process.env.TEST_MQTT_URL)('firmware management and upgrades',
       await upload({ version: '4.2.3', model_id: model, type: 'self' }, randomBytes(1000));
       sim.firmware.failFlash = true;
       await notify('4.2.3', { things_ids: [d.id] });
-      const [v] = await waitFor(
+      const [v] = await poll(
         () => upgrades(d.id),
         (l) => l[0]?.version === '4.2.3' && l[0]?.state !== 'busy',
+        { ms: 10_000 },
       );
       expect(v).toMatchObject({ state: 'flash failed', message: 'flash write error' });
     } finally {
@@ -154,18 +159,19 @@ describe.skipIf(!!process.env.TEST_MQTT_URL)('firmware management and upgrades',
     expect(r.json()).toEqual({ code: 'things.offline', message: 'device offline cannot upgrade' });
     await sim.connect();
     try {
-      await waitFor(
+      await poll(
         () => isOnline(t, d.id),
         (x) => x,
+        { ms: 10_000 },
       );
       const s = await notify('4.2.1', { things_ids: [d.id], at: Date.now() + 2000 });
       expect(s.json().results[0].upgrade.state).toBe('scheduled');
       await new Promise((res) => setTimeout(res, 500));
       expect((await upgrades(d.id))[0].state).toBe('scheduled');
-      const [u] = await waitFor(
+      const [u] = await poll(
         () => upgrades(d.id),
         (l) => l[0]?.state === 'flash success',
-        15_000,
+        { ms: 15_000 },
       );
       expect(u.started_at).toBeGreaterThanOrEqual(u.scheduled_at);
     } finally {
@@ -184,9 +190,10 @@ describe.skipIf(!!process.env.TEST_MQTT_URL)('firmware management and upgrades',
       expect(ra).toMatchObject({ things_id: a.d.id, code: null });
       expect(ra.upgrade.state).toBe('busy');
       expect(rb).toEqual({ things_id: b.d.id, upgrade: null, code: 'things.offline', message: 'device offline cannot upgrade' });
-      await waitFor(
+      await poll(
         () => upgrades(a.d.id),
         (l) => l[0]?.state === 'flash success',
+        { ms: 10_000 },
       );
     } finally {
       await a.sim.close();
@@ -205,10 +212,10 @@ describe.skipIf(!!process.env.TEST_MQTT_URL)('firmware management and upgrades',
         `update device_commands set deadline_at = now() where correlation_id = (select correlation_id from firmware_upgrades where id = $1)`,
         [u.id],
       );
-      const [v] = await waitFor(
+      const [v] = await poll(
         () => upgrades(d.id),
         (l) => l[0]?.state !== 'busy',
-        8000,
+        { ms: 8000 },
       );
       expect(v).toMatchObject({ state: 'flash failed', code: 'command.no-response' });
     } finally {

@@ -5,8 +5,9 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSender } from '../src/modules/forward/destinations.ts';
 import { forwardOf } from '../src/modules/forward/forward.module.ts';
-import { api, drain, type Forwarded, frameTimes, replay, rule, rulesUrl, trip, waitFor } from './forward.helpers.ts';
+import { api, drain, type Forwarded, frameTimes, replay, rule, rulesUrl, trip } from './forward.helpers.ts';
 import { createTestApp, type TestApp } from './helper.ts';
+import { poll } from './poll.ts';
 import { makeDevice, makeTenant, type TenantFixture } from './things.fixtures.ts';
 
 /**
@@ -59,9 +60,10 @@ describe('forwarding destinations', () => {
     try {
       await Promise.all([replay(t, d1, trip(1500, T0)), replay(t, d2, trip(1000, T0 + 3))]);
       await drain(t, 2000);
-      const failing = await waitFor(
+      const failing = await poll(
         () => rule(t, a, r.id),
         (x) => x.counters.failed > 0,
+        { ms: 15_000 },
       );
       expect(failing.counters.last_error).toBeTruthy();
       expect(failing.counters.pending).toBeGreaterThan(0);
@@ -69,13 +71,14 @@ describe('forwarding destinations', () => {
 
       await fix();
       expect((await req('PUT', rulesUrl(a, `/${r.id}`), a.auth, { ...body, destination: good })).statusCode).toBe(200);
-      const got = await waitFor(read, (m) => frameTimes(m, d1.id).length >= 1500 && frameTimes(m, d2.id).length >= 1000, 60_000);
+      const got = await poll(read, (m) => frameTimes(m, d1.id).length >= 1500 && frameTimes(m, d2.id).length >= 1000, { ms: 60_000 });
       expect(frameTimes(got, d1.id)).toEqual(expectedTimes(1500, T0));
       expect(frameTimes(got, d2.id)).toEqual(expectedTimes(1000, T0 + 3));
       expect(got.every((m) => m.rule_id === r.id && m.kind === 'frames')).toBe(true);
-      const done = await waitFor(
+      const done = await poll(
         () => rule(t, a, r.id),
         (x) => x.counters.pending === 0,
+        { ms: 15_000 },
       );
       expect(done.counters.delivered).toBe(new Set(got.map((m) => m.id)).size);
       expect(done.counters.dead_letters).toBe(0);
@@ -204,7 +207,7 @@ describe('forwarding destinations', () => {
       expect(created.statusCode).toBe(200);
       ruleId = created.json().id as string;
       await replay(t, d, trip(500, T0));
-      const running = await waitFor(
+      const running = await poll(
         async () =>
           (
             await client.query<{ n: number }>(
@@ -213,12 +216,14 @@ describe('forwarding destinations', () => {
             )
           ).rows[0].n,
         (n) => n > 0,
+        { ms: 15_000 },
       );
       expect(running).toBeGreaterThan(0);
       expect((await req('PUT', rulesUrl(a, `/${ruleId}`), a.auth, { ...body, name: 'postgres-slow-renamed' })).statusCode).toBe(200);
-      const done = await waitFor(
+      const done = await poll(
         () => rule(t, a, ruleId as string),
         (x) => x.counters.pending === 0,
+        { ms: 15_000 },
       );
       const { rows } = await client.query<{ payload: Forwarded }>(`select payload from ${schema}.fleet_data order by message_id::bigint`);
       expect(

@@ -76,15 +76,6 @@ export async function drain(t: TestApp, ms = 15_000) {
   await forwardOf(t.app).drain(ms);
 }
 
-export async function waitFor<T>(fn: () => Promise<T> | T, ok: (v: T) => boolean, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (ok(v) || Date.now() > end) return v;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 export async function rule(t: TestApp, tenant: TenantFixture, id: string) {
   return (await api(t)('GET', rulesUrl(tenant, `/${id}`), tenant.auth)).json();
 }

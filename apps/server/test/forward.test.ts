@@ -4,8 +4,9 @@ import type net from 'node:net';
 import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forwardOf } from '../src/modules/forward/forward.module.ts';
-import { api, drain, type Forwarded, frameTimes, replay, rule, rulesUrl, trip, waitFor } from './forward.helpers.ts';
+import { api, drain, type Forwarded, frameTimes, replay, rule, rulesUrl, trip } from './forward.helpers.ts';
 import { createTestApp, type TestApp } from './helper.ts';
+import { poll } from './poll.ts';
 import { bind, rampFrame, testDbc } from './signals.fixtures.ts';
 import { makeDevice, makeSubUser, makeTenant, type TenantFixture } from './things.fixtures.ts';
 
@@ -177,9 +178,10 @@ describe('things-forward rules', () => {
     receiver.bodies = [];
     await Promise.all([replay(t, d1, trip(3000, T0)), replay(t, d2, trip(2000, T0 + 7))]);
     await drain(t);
-    await waitFor(
+    await poll(
       () => receiver.messages().filter((m) => m.kind === 'status').length,
       (n) => n >= 4,
+      { ms: 15_000 },
     );
 
     for (const body of receiver.bodies) {
@@ -218,15 +220,17 @@ describe('things-forward rules', () => {
     try {
       receiver.bodies = [];
       // The receiver goes away after the first deliveries and comes back while the rule retries.
-      const stop = waitFor(
+      const stop = poll(
         () => receiver.bodies.length,
         (n) => n >= 1,
+        { ms: 15_000 },
       ).then(() => receiver.close());
       await replay(t, d, trip(4000, T0));
       await stop;
-      await waitFor(
+      await poll(
         async () => (await rule(t, a, created.id)).counters.failed,
         (n) => n > 0,
+        { ms: 15_000 },
       );
       await receiver.open();
       await drain(t);
@@ -239,9 +243,10 @@ describe('things-forward rules', () => {
       receiver.bodies = [];
       await replay(t, d, trip(1000, T0 + 10_000_000));
       await drain(t);
-      const dead = await waitFor(
+      const dead = await poll(
         () => rule(t, a, created.id),
         (r) => r.counters.pending === 0 && r.counters.dead_letters > 0,
+        { ms: 15_000 },
       );
       expect(dead.counters.dead_lettered).toBe(dead.counters.dead_letters);
       expect(dead.counters.last_error).toBeTruthy();
@@ -339,18 +344,20 @@ describe('things-forward rules', () => {
     try {
       await replay(t, d, trip(2000, T0));
       await drain(t);
-      const failing = await waitFor(
+      const failing = await poll(
         () => rule(t, a, r.id),
         (x) => x.counters.failed > 0,
+        { ms: 15_000 },
       );
       expect(failing.counters.pending).toBeGreaterThan(0);
       expect(got).toHaveLength(0);
 
       await req('PUT', rulesUrl(a, `/${r.id}`), a.auth, { name: 'mqtt', data_kinds: ['frames'], destination: { ...dest, url: brokerUrl } });
       // The failed messages wait out their back-off (1 s) before the fixed rule sends them.
-      await waitFor(
+      await poll(
         () => frameTimes(got, d.id).length,
         (n) => n >= 2000,
+        { ms: 15_000 },
       );
       expect(frameTimes(got, d.id)).toEqual(expectedTimes(2000, T0));
       expect(new Set(topics)).toEqual(new Set([`${prefix}/${d.third_things_id}/frames`]));

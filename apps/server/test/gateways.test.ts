@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { childUpTopic } from '@loggerhead/can/protocol/topics.ts';
 import { childIds, RemoteDevice } from '@loggerhead/simulator/remote-device.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { brokerUrl, waitFor } from './command.helpers.ts';
+import { brokerUrl } from './command.helpers.ts';
 import { createTestApp, type TestApp } from './helper.ts';
 import { connectDevice } from './ingest.helpers.ts';
+import { poll } from './poll.ts';
 import { makeDevice, makeSubUser, makeTenant, type TenantFixture } from './things.fixtures.ts';
 
 /**
@@ -81,9 +82,10 @@ describe.skipIf(!!process.env.TEST_MQTT_URL)('gateways and children', () => {
       });
       for (const c of sim.children) await c.report();
       for (const [i, k] of kids.entries()) {
-        const tw = await waitFor(
+        const tw = await poll(
           () => twin(k.id),
           (x) => x.reported?.['meter.reading'] !== undefined,
+          { ms: 10_000 },
         );
         expect(tw.reported['meter.reading'].value).toBe(100 + i);
         expect(tw.reported['meter.limit'].value).toBe(10);
@@ -95,9 +97,10 @@ describe.skipIf(!!process.env.TEST_MQTT_URL)('gateways and children', () => {
       // A desired value for a child goes down through the gateway, and comes back acknowledged.
       const put = await req('PUT', things(a, `/${kids[1].id}/digital-twin/desired`), a.auth, { desired: { 'meter.limit': 42 } });
       expect(put.statusCode).toBe(200);
-      const acked = await waitFor(
+      const acked = await poll(
         () => twin(kids[1].id),
         (x) => x.acked_version === 1 && x.reported['meter.limit']?.value === 42,
+        { ms: 10_000 },
       );
       expect(acked.ack_code).toBe(0);
       expect(sim.children[1].state.meter.limit).toBe(42);
@@ -110,15 +113,17 @@ describe.skipIf(!!process.env.TEST_MQTT_URL)('gateways and children', () => {
         JSON.stringify({ properties: { meter: { reading: 7 } } }),
         { qos: 1 },
       );
-      const status = await waitFor(
+      const status = await poll(
         async () => (await req('GET', things(a, `/${gw.id}/status`), a.auth)).json(),
         (s) => s.malformed_count >= 1,
+        { ms: 10_000 },
       );
       expect(status.malformed_count).toBe(1);
       expect((await twin(stranger.id)).reported).toEqual({});
-      const events = await waitFor(
+      const events = await poll(
         async () => (await req('GET', things(a, `/${gw.id}/events?kind=malformed`), a.auth)).json(),
         (e) => e.total >= 1,
+        { ms: 10_000 },
       );
       expect(JSON.stringify(events.list[0].detail)).toContain(`${stranger.third_things_id} is not a child of this gateway`);
     } finally {
@@ -144,18 +149,20 @@ describe.skipIf(!!process.env.TEST_MQTT_URL)('gateways and children', () => {
         });
       await send(kid.third_things_id, 5);
       await send(theirs.third_things_id, 6);
-      await waitFor(
+      await poll(
         () => twin(kid.id),
         (x) => x.reported?.['meter.reading']?.value === 5,
+        { ms: 10_000 },
       );
       expect((await twin(theirs.id)).reported).toEqual({});
 
       expect((await req('DELETE', things(a, `/${gw.id}/children/${kid.id}`), a.auth)).statusCode).toBe(204);
       expect((await req('GET', things(a, `/${kid.id}`), a.auth)).json().parent_things_id).toBeNull();
       await send(kid.third_things_id, 9);
-      const status = await waitFor(
+      const status = await poll(
         async () => (await req('GET', things(a, `/${gw.id}/status`), a.auth)).json(),
         (s) => s.malformed_count >= 2,
+        { ms: 10_000 },
       );
       expect(status.malformed_count).toBe(2);
       expect((await twin(kid.id)).reported['meter.reading'].value).toBe(5);

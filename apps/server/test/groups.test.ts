@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isOnline, remoteDevice, waitFor } from './command.helpers.ts';
+import { isOnline, remoteDevice } from './command.helpers.ts';
 import { createTestApp, type TestApp } from './helper.ts';
+import { poll } from './poll.ts';
 import { makeDevice, makeSubUser, makeTenant, type TenantFixture } from './things.fixtures.ts';
 
 /** Device groups (spec §7 /out-group-mgmt): groups, bind/unbind, group commands answered by simulated loggers. */
@@ -70,9 +71,10 @@ describe.skipIf(!!process.env.TEST_MQTT_URL)('device groups', () => {
     for (const s of sims) await s.sim.connect();
     try {
       for (const s of sims)
-        await waitFor(
+        await poll(
           () => isOnline(t, s.d.id),
           (x) => x,
+          { ms: 10_000 },
         );
       const sent = await req('POST', url(a, `/${g.id}/commands`), a.auth, sendCan('C0FFEE'));
       expect(sent.statusCode).toBe(200);
@@ -80,9 +82,10 @@ describe.skipIf(!!process.env.TEST_MQTT_URL)('device groups', () => {
       expect(cmd).toMatchObject({ description: 'wake the fleet', operation_name: 'common_fn.send_can' });
       expect(cmd.items).toHaveLength(4);
 
-      const done = await waitFor(
+      const done = await poll(
         async () => (await req('GET', url(a, `/${g.id}/commands/${cmd.id}`), a.auth)).json(),
         (c) => c.states.answered === 3,
+        { ms: 10_000 },
       );
       expect(done.states).toEqual({ answered: 3, queued: 1 });
       const byId = new Map(done.items.map((i: { things_id: string; state: string }) => [i.things_id, i.state]));

@@ -3,6 +3,7 @@ import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './helper.ts';
 import { batch, closed, connectDevice } from './ingest.helpers.ts';
+import { poll } from './poll.ts';
 import { makeDevice, makeTenant, type TenantFixture } from './things.fixtures.ts';
 
 /** MQTT_MAX_CONNECTIONS: connects beyond the ceiling are refused cleanly; the broker goes on serving. */
@@ -45,11 +46,11 @@ describe('embedded broker connection ceiling', () => {
     inside[0].end(true);
     expect(await closed(inside[0])).toBe(true);
     // The server sees the socket close a moment after the client does.
-    let again: MqttClient | null = null;
-    for (let i = 0; i < 50 && !again; i++) {
-      again = await connectDevice(url, extra.third_things_id, extra.things_key).catch(() => null);
-      if (!again) await new Promise((r) => setTimeout(r, 50));
-    }
+    const again = await poll(
+      () => connectDevice(url, extra.third_things_id, extra.things_key).catch(() => null),
+      (c) => c !== null,
+      { what: 'the device beyond the ceiling to be let in once a place is free' },
+    );
     expect(again).not.toBeNull();
     for (const c of [...inside.slice(1), again as MqttClient]) await c.endAsync();
   });

@@ -12,7 +12,8 @@ import { buildApp } from '../src/app.ts';
 import type { Database } from '../src/db/client.ts';
 import { hex } from '../src/live/live-hub.ts';
 import { createTestApp, openTestDatabase, type TestApp, testConfig } from './helper.ts';
-import { batch, closed, connectDevice, externalBroker, frames, until } from './ingest.helpers.ts';
+import { batch, closed, connectDevice, externalBroker, frames } from './ingest.helpers.ts';
+import { poll } from './poll.ts';
 import { bind, rampFrame, testDbc } from './signals.fixtures.ts';
 import { makeDevice, makeTenant, type TenantFixture } from './things.fixtures.ts';
 
@@ -106,10 +107,10 @@ describe(`live views across two server copies (${process.env.TEST_MQTT_URL ? 'TE
     while (sent < min || (byA() === aBefore && sent < max)) {
       sent++;
       await c.publishAsync(upTopic(thirdId, 'frames'), make(sent), { qos: 1 });
-      await until(
+      await poll(
         async () => total() - before,
         (k) => k >= sent,
-        10_000,
+        { ms: 10_000 },
       );
     }
     return sent;
@@ -119,14 +120,14 @@ describe(`live views across two server copies (${process.env.TEST_MQTT_URL ? 'TE
     const dev = await makeDevice(a, tenant);
     const browser = await live();
     browser.ws.send(JSON.stringify({ op: 'subscribe', id: 'f', kind: 'frames', things_id: dev.id }));
-    await until(
+    await poll(
       async () => browser.msgs,
       (m) => m.some((x) => x.t === 'subscribed'),
     );
     // A learned that B watches the device.
     expect(
       (
-        await until(
+        await poll(
           async () => clusterOf(a).watchedElsewhere(dev.id),
           (w) => w.frames,
         )
@@ -139,7 +140,7 @@ describe(`live views across two server copies (${process.env.TEST_MQTT_URL ? 'TE
     const aStored = a.app.ctx.ingest.writer.stats.chunks;
     const sent = await publishUntilAStores(dev.third_things_id, (seq) => batch(seq, t0 + seq * 1_000_000, n), 6, 30);
     // Each batch is stored once, by one of the copies, and A stored some.
-    const storedBy = await until(
+    const storedBy = await poll(
       async () => ({ a: a.app.ctx.ingest.writer.stats.chunks - aStored, b: b.app.ctx.ingest.writer.stats.chunks - bStored }),
       (s) => s.a + s.b >= sent,
     );
@@ -151,10 +152,10 @@ describe(`live views across two server copies (${process.env.TEST_MQTT_URL ? 'TE
       for (const f of frames(n, t0 + seq * 1_000_000)) expected.push([f.ts / 1000, f.channel, f.id, 0, hex(f.data)]);
     }
     const rows = () => browser.msgs.flatMap((m) => (m.t === 'frames' ? (m.f as Row[]) : []));
-    await until(
+    await poll(
       async () => rows().length,
       (k) => k >= expected.length,
-      15_000,
+      { ms: 15_000 },
     );
     const byTime = (x: Row, y: Row) => x[0] - y[0];
     expect(rows().sort(byTime)).toEqual(expected.sort(byTime));
@@ -164,7 +165,7 @@ describe(`live views across two server copies (${process.env.TEST_MQTT_URL ? 'TE
     browser.ws.close();
     expect(
       (
-        await until(
+        await poll(
           async () => clusterOf(a).watchedElsewhere(dev.id),
           (w) => !w.frames,
         )
@@ -178,13 +179,13 @@ describe(`live views across two server copies (${process.env.TEST_MQTT_URL ? 'TE
     expect((await bind(a, tenant, dev.id, 0, { dbc_id: dbcId })).statusCode).toBe(200);
     const browser = await live();
     browser.ws.send(JSON.stringify({ op: 'subscribe', id: 's', kind: 'signals', things_id: dev.id, signals: ['RAMP.Value'] }));
-    await until(
+    await poll(
       async () => browser.msgs,
       (m) => m.some((x) => x.t === 'subscribed'),
     );
     expect(
       (
-        await until(
+        await poll(
           async () => clusterOf(a).watchedElsewhere(dev.id),
           (w) => w.signals,
         )
@@ -205,10 +206,10 @@ describe(`live views across two server copies (${process.env.TEST_MQTT_URL ? 'TE
     for (let seq = 1; seq <= sent; seq++) for (let i = 0; i < 5; i++) expected.push((10 * seq + i) * 0.5 - 10);
     const values = () =>
       browser.msgs.flatMap((m) => (m.t === 'signals' ? m.s.filter((x) => x.signal === 'RAMP.Value').flatMap((x) => x.v) : []));
-    await until(
+    await poll(
       async () => values().length,
       (k) => k >= expected.length,
-      15_000,
+      { ms: 15_000 },
     );
     expect(values().sort((x, y) => x - y)).toEqual(expected);
     browser.ws.close();
@@ -219,7 +220,7 @@ describe(`live views across two server copies (${process.env.TEST_MQTT_URL ? 'TE
     const got: { t: string; unread?: number }[] = [];
     ws.on('message', (raw) => got.push(JSON.parse(String(raw))));
     ws.once('open', () => ws.send(JSON.stringify({ op: 'subscribe', id: 'bell', kind: 'messages' })));
-    await until(
+    await poll(
       async () => got,
       (g) => g.some((m) => m.t === 'subscribed'),
     );
@@ -236,7 +237,7 @@ describe(`live views across two server copies (${process.env.TEST_MQTT_URL ? 'TE
     try {
       await a.app.ctx.messages.send(tenant.tenantId, tenant.managerId, { title: 'Alarm', content: 'x', type: 'alert', reminderMode: 1 });
       expect(
-        await until(
+        await poll(
           async () => onB.unread(),
           (u) => u.length >= 1,
         ),
@@ -244,13 +245,13 @@ describe(`live views across two server copies (${process.env.TEST_MQTT_URL ? 'TE
       // The next one comes from B: had B relayed A's event back, A would have heard 1 twice before it.
       await b.app.ctx.messages.send(tenant.tenantId, tenant.managerId, { title: 'Alarm', content: 'y', type: 'alert', reminderMode: 1 });
       expect(
-        await until(
+        await poll(
           async () => onA.unread(),
           (u) => u.length >= 2,
         ),
       ).toEqual([1, 2]);
       expect(
-        await until(
+        await poll(
           async () => onB.unread(),
           (u) => u.length >= 2,
         ),
@@ -273,13 +274,13 @@ describe(`live views across two server copies (${process.env.TEST_MQTT_URL ? 'TE
       ws.send(JSON.stringify({ op: 'subscribe', id: 'r', kind: 'remote', tenant_id: tenant.tenantId, things_id: dev.id })),
     );
     try {
-      await until(
+      await poll(
         async () => got,
         (g) => g.some((m) => m.t === 'subscribed'),
       );
       const command = { correlation_id: 'c-1', state: 'sent' };
       a.app.ctx.events.emit('command.updated', { tenantId: tenant.tenantId, thingsId: dev.id, command: command as never });
-      const pushed = await until(
+      const pushed = await poll(
         async () => got.filter((m) => m.t === 'command'),
         (g) => g.length >= 1,
       );
@@ -294,7 +295,7 @@ describe(`live views across two server copies (${process.env.TEST_MQTT_URL ? 'TE
     const browser = await live();
     browser.ws.send(JSON.stringify({ op: 'subscribe', id: 'f', kind: 'frames', things_id: dev.id }));
     browser.ws.send(JSON.stringify({ op: 'subscribe', id: 's', kind: 'signals', things_id: dev.id }));
-    await until(
+    await poll(
       async () => browser.msgs,
       (m) => m.some((x) => x.t === 'subscribed' && x.id === 'f') && m.some((x) => x.t === 'subscribed' && x.id === 's'),
     );
@@ -308,7 +309,7 @@ describe(`live views across two server copies (${process.env.TEST_MQTT_URL ? 'TE
     await c.publishAsync(`${cb.root}/events`, Buffer.from('{not json'));
     await c.publishAsync(`${cb.root}/watch/${other}`, Buffer.from('[1,2]'));
     expect(
-      await until(
+      await poll(
         async () => cb.stats.malformed - before,
         (k) => k >= 5,
       ),
@@ -318,7 +319,7 @@ describe(`live views across two server copies (${process.env.TEST_MQTT_URL ? 'TE
     // Still fanned out: a batch stored by either copy reaches the browser on B.
     expect(
       (
-        await until(
+        await poll(
           async () => clusterOf(a).watchedElsewhere(dev.id),
           (w) => w.frames,
         )
@@ -326,7 +327,7 @@ describe(`live views across two server copies (${process.env.TEST_MQTT_URL ? 'TE
     ).toBe(true);
     const t0 = Date.now() * 1000 - 7_200_000_000;
     await c.publishAsync(upTopic(dev.third_things_id, 'frames'), batch(1, t0, 10), { qos: 1 });
-    const rows = await until(
+    const rows = await poll(
       async () => browser.msgs.flatMap((m) => (m.t === 'frames' ? m.f : [])),
       (r) => r.length >= 10,
     );

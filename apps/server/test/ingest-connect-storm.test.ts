@@ -3,9 +3,10 @@ import { downFilter } from '@loggerhead/can/protocol/topics.ts';
 import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Batcher } from '../src/lib/batcher.ts';
-import { brokerUrl, issue, waitFor } from './command.helpers.ts';
+import { brokerUrl, issue } from './command.helpers.ts';
 import { createTestApp, type TestApp } from './helper.ts';
 import { connectDevice } from './ingest.helpers.ts';
+import { poll } from './poll.ts';
 import { makeDevice, makeTenant, type TenantFixture } from './things.fixtures.ts';
 
 /**
@@ -106,14 +107,15 @@ describe('a connection storm', () => {
     clients.all.forEach((c, i) => {
       c.on('message', (topic) => got.set(fleet[i].deviceId, [...(got.get(fleet[i].deviceId) ?? []), topic]));
     });
-    await waitFor(
+    await poll(
       async () => got.get(target.deviceId)?.length ?? 0,
       (n) => n > 0,
+      { ms: 10_000 },
     );
     expect([...got.keys()]).toEqual([target.deviceId]);
     expect(got.get(target.deviceId)?.[0]).toMatch(/\/down\/cmd$/);
     // Every logger shows online.
-    await waitFor(
+    await poll(
       async () =>
         Number(
           (
@@ -123,6 +125,7 @@ describe('a connection storm', () => {
           ).rows[0].n,
         ),
       (n) => n === N,
+      { ms: 10_000 },
     );
     await Promise.all(clients.all.map((c) => c.endAsync()));
   });
@@ -130,7 +133,7 @@ describe('a connection storm', () => {
   it('reconnecting persistent sessions that subscribe to what they hold write no subscription', async () => {
     const some = fleet.slice(0, 40);
     // Gone offline, as after a restart.
-    await waitFor(
+    await poll(
       async () =>
         Number(
           (
@@ -140,6 +143,7 @@ describe('a connection storm', () => {
           ).rows[0].n,
         ),
       (n) => n === 0,
+      { ms: 10_000 },
     );
     const { result, texts } = await statements(() => connectAll(some));
     expect(result).toHaveLength(some.length);

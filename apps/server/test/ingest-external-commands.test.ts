@@ -1,8 +1,9 @@
 import { RemoteDevice } from '@loggerhead/simulator/remote-device.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commandIn, isOnline, issue, waitFor } from './command.helpers.ts';
+import { commandIn, isOnline, issue } from './command.helpers.ts';
 import { createTestApp, type TestApp } from './helper.ts';
 import { externalBroker } from './ingest.helpers.ts';
+import { poll } from './poll.ts';
 import { makeDevice, makeTenant, type TenantFixture } from './things.fixtures.ts';
 
 /**
@@ -35,9 +36,10 @@ describe(`commands through an external broker (${process.env.TEST_MQTT_URL ? 'TE
     await sim.connect();
     try {
       expect(
-        await waitFor(
+        await poll(
           () => isOnline(t, d.id),
           (v) => v,
+          { ms: 10_000 },
         ),
       ).toBe(true);
       const res = await issue(t.app, tenant, d.id, {

@@ -5,7 +5,8 @@ import { buildApp } from '../src/app.ts';
 import type { Database } from '../src/db/client.ts';
 import { type Broker, externalBroker } from '../src/ingest/broker.ts';
 import { openTestDatabase, type TestApp, testConfig } from './helper.ts';
-import { batch, until } from './ingest.helpers.ts';
+import { batch } from './ingest.helpers.ts';
+import { poll } from './poll.ts';
 import { type ScriptedBroker, startScriptedBroker } from './scripted-broker.helpers.ts';
 import { startMosquitto, tryConnect } from './services.helpers.ts';
 import { makeDevice, makeTenant } from './things.fixtures.ts';
@@ -72,7 +73,7 @@ describe('a connection to the external broker, message by message', () => {
     expect(fake.connects.find((c) => c.clientId === id)?.properties?.receiveMaximum).toBe(4);
     // A broker that sends more than that anyway: the window takes 4 and stops reading.
     for (let k = 1; k <= 6; k++) fake.deliver(id, topic(k), Buffer.from([k]));
-    await until(
+    await poll(
       async () => calls.length,
       (n) => n >= 4,
     );
@@ -83,12 +84,12 @@ describe('a connection to the external broker, message by message', () => {
     calls[0].d.resolve();
     // The 1st is acknowledged alone, which makes room for the 5th (and only it).
     expect(
-      await until(
+      await poll(
         async () => acked(id),
         (a) => a.length >= 1,
       ),
     ).toEqual([1]);
-    await until(
+    await poll(
       async () => calls.length,
       (n) => n >= 5,
     );
@@ -99,19 +100,19 @@ describe('a connection to the external broker, message by message', () => {
     calls[2].d.resolve();
     calls[1].d.resolve();
     expect(
-      await until(
+      await poll(
         async () => acked(id),
         (a) => a.length >= 4,
       ),
     ).toEqual([1, 2, 3, 4]);
-    await until(
+    await poll(
       async () => calls.length,
       (n) => n >= 6,
     );
     calls[5].d.resolve();
     calls[4].d.resolve();
     expect(
-      await until(
+      await poll(
         async () => acked(id),
         (a) => a.length >= 6,
       ),
@@ -123,13 +124,13 @@ describe('a connection to the external broker, message by message', () => {
   it('does not acknowledge a failed message nor any after it, drops the connection, and takes the re-delivery', async () => {
     const id = await connect(100, 'fail');
     for (let k = 1; k <= 5; k++) fake.deliver(id, topic(k), Buffer.from([k]));
-    await until(
+    await poll(
       async () => calls.length,
       (n) => n >= 5,
     );
     calls[0].d.resolve();
     calls[1].d.resolve();
-    await until(
+    await poll(
       async () => acked(id),
       (a) => a.length >= 2,
     );
@@ -138,10 +139,10 @@ describe('a connection to the external broker, message by message', () => {
     calls[3].d.resolve();
     calls[4].d.resolve();
     // The broker re-delivers 3, 4, 5 on the new connection: they are processed again and acknowledged.
-    await until(
+    await poll(
       async () => calls.length,
       (n) => n >= 8,
-      10_000,
+      { ms: 10_000 },
     );
     expect(calls.slice(5).map((c) => c.topic)).toEqual([3, 4, 5].map(topic));
     // Acknowledged on the first connection: 1 and 2 only.
@@ -149,7 +150,7 @@ describe('a connection to the external broker, message by message', () => {
     expect(errors).toEqual([topic(3)]);
     for (const c of calls.slice(5)) c.d.resolve();
     expect(
-      await until(
+      await poll(
         async () => acked(id),
         (a) => a.length >= 5,
       ),
@@ -160,7 +161,7 @@ describe('a connection to the external broker, message by message', () => {
   it('lets what is in flight commit and be acknowledged before it disconnects', async () => {
     const id = await connect(100, 'close');
     for (let k = 1; k <= 3; k++) fake.deliver(id, topic(k), Buffer.from([k]));
-    await until(
+    await poll(
       async () => calls.length,
       (n) => n >= 3,
     );
@@ -170,7 +171,7 @@ describe('a connection to the external broker, message by message', () => {
     for (const c of calls) c.d.resolve();
     await closing;
     expect(
-      await until(
+      await poll(
         async () => acked(id),
         (a) => a.length >= 3,
       ),
@@ -228,7 +229,7 @@ describe('a server copy on the external broker, when a commit fails', () => {
     const acked = (connection: number) => fake.acks.filter((a) => a.connection === connection).map((a) => a.messageId);
     const conn = fake.connects.findLastIndex((c) => c.clientId === ingest);
     expect(
-      await until(
+      await poll(
         async () => acked(conn),
         (a) => a.length >= first.length,
       ),
@@ -240,10 +241,10 @@ describe('a server copy on the external broker, when a commit fails', () => {
     for (let seq = 21; seq <= 120; seq++) second.push(fake.deliver(ingest, upTopic(dev.third_things_id, 'frames'), frames(seq)));
 
     // Re-delivered on a new connection, every batch is stored, once.
-    await until(
+    await poll(
       async () => writer.stats.chunks - chunks0,
       (n) => n >= 120,
-      20_000,
+      { ms: 20_000 },
     );
     expect(writer.stats.chunks - chunks0).toBe(120);
     expect(await storedFrames(t, tenant, dev.id, t0)).toBe(1200);
@@ -252,7 +253,7 @@ describe('a server copy on the external broker, when a commit fails', () => {
     const next = fake.connects.findLastIndex((c) => c.clientId === ingest);
     expect(next).toBeGreaterThan(conn);
     expect(
-      await until(
+      await poll(
         async () => acked(next),
         (a) => a.length >= second.length,
       ),
@@ -290,10 +291,10 @@ describe('a server copy on Mosquitto, at fleet rates', () => {
     const app = t as TestApp;
     const tenant = await makeTenant(app);
     const dev = await makeDevice(app, tenant);
-    const device = await until(
+    const device = await poll(
       () => tryConnect(mosquitto.port, dev.third_things_id, dev.things_key),
       (r) => r.ok,
-      10_000,
+      { ms: 10_000 },
     );
     expect(device.ok).toBe(true);
     const writer = app.app.ctx.ingest.writer;
@@ -309,10 +310,10 @@ describe('a server copy on Mosquitto, at fleet rates', () => {
     } finally {
       device.client.end(true);
     }
-    await until(
+    await poll(
       async () => writer.stats.chunks - before.chunks,
       (k) => k >= n,
-      60_000,
+      { ms: 60_000 },
     );
     expect(writer.stats.chunks - before.chunks).toBe(n);
     expect(writer.stats.duplicates - before.duplicates).toBe(0);
@@ -326,18 +327,18 @@ describe('a server copy on Mosquitto, at fleet rates', () => {
     await app.close();
     t = null;
     t = await start();
-    const again = await until(
+    const again = await poll(
       () => tryConnect(mosquitto.port, dev.third_things_id, dev.things_key),
       (r) => r.ok,
-      10_000,
+      { ms: 10_000 },
     );
     await again.client.publishAsync(upTopic(dev.third_things_id, 'frames'), batch(n + 1, t0 + n * 100_000, 10), { qos: 1 });
     again.client.end(true);
     const w2 = t.app.ctx.ingest.writer;
-    await until(
+    await poll(
       async () => w2.stats.chunks,
       (k) => k >= 1,
-      10_000,
+      { ms: 10_000 },
     );
     expect(w2.stats).toMatchObject({ chunks: 1, duplicates: 0 });
   });

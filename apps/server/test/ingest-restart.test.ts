@@ -9,6 +9,7 @@ import { migrate } from '../src/db/migrate.ts';
 import { exited, freePort, serverDatabase, spawnServer } from './crash.helpers.ts';
 import { ADMIN_PASSWORD } from './helper.ts';
 import { batch, connectDevice } from './ingest.helpers.ts';
+import { poll } from './poll.ts';
 import { deviceId } from './things.fixtures.ts';
 
 // Recent data: the retention sweep at start must keep it.
@@ -73,7 +74,11 @@ describe('crash safety', () => {
       }
     };
     sendMore();
-    while (acked.size < 40) await new Promise((r) => setTimeout(r, 10));
+    await poll(
+      () => acked.size,
+      (n) => n >= 40,
+      { ms: 60_000, every: 10, what: '40 batches acknowledged' },
+    );
     server.kill('SIGKILL');
     await exited(server);
     stop = true;

@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp, type LoggerheadApp } from '../src/app.ts';
 import { openTestDatabase, type TestApp, testConfig } from './helper.ts';
 import { frames } from './ingest.helpers.ts';
+import { poll } from './poll.ts';
 import { makeDevice, makeTenant } from './things.fixtures.ts';
 
 function freePort(): Promise<number> {
@@ -51,7 +52,11 @@ describe('simulator across a broker restart', () => {
     const src = frames(30_000, (Date.now() - 3_600_000) * 1000);
     const running = replay(device, src, { keepTime: true, maxBatchBytes: 32 + 100 * 19 });
 
-    while (device.acked.batches < 30) await new Promise((r) => setTimeout(r, 5));
+    await poll(
+      () => device.acked.batches,
+      (n) => n >= 30,
+      { ms: 60_000, every: 5, what: '30 batches acknowledged' },
+    );
     await app.close();
     expect(device.acked.batches).toBeLessThan(300);
     // Down for a while: the device's attempts are refused meanwhile and it backs off.

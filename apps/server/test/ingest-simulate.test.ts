@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { simulate } from '../src/cli/simulate.ts';
 import { createTestApp, type TestApp } from './helper.ts';
-import { frames, until } from './ingest.helpers.ts';
+import { frames } from './ingest.helpers.ts';
+import { poll } from './poll.ts';
 import { makeDevice, makeTenant, type TenantFixture } from './things.fixtures.ts';
 
 describe('loggerhead simulate', () => {
@@ -114,7 +115,7 @@ describe('loggerhead simulate', () => {
     fs.writeFileSync(file, writeLog(src, 'candump'));
     const code = await simulate(['--broker', broker, '--device', d.third_things_id, '--key', d.things_key, '--log', file, '--realtime']);
     expect(code).toBe(0);
-    await until(
+    await poll(
       async () => arrivals.length,
       (n) => n >= src.length,
     );

@@ -54,15 +54,6 @@ export function closed(c: MqttClient, ms = 3000): Promise<boolean> {
   });
 }
 
-export async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 5000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (ok(v) || Date.now() > end) return v;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 /**
  * A broker the server does not run: Mosquitto when TEST_MQTT_URL names one (CI), otherwise a plain
  * broker started here that knows nothing of devices (no auth, no hooks, MQTT 3.1.1 only).

@@ -3,7 +3,8 @@ import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { createTestApp, openTestDatabase, type TestApp, testConfig } from './helper.ts';
-import { batch, closed, connectDevice, externalBroker, until } from './ingest.helpers.ts';
+import { batch, closed, connectDevice, externalBroker } from './ingest.helpers.ts';
+import { poll } from './poll.ts';
 import { makeDevice, makeTenant, type TenantFixture } from './things.fixtures.ts';
 
 // Two days ago on the hour: recent enough for the retention sweep to keep it.
@@ -43,7 +44,7 @@ describe('ingest through the embedded broker', () => {
     await expect(connectDevice(url, d.third_things_id, 'wrong')).rejects.toThrow(/[Bb]ad username or password|Not authorized/);
     await expect(connectDevice(url, 'FFFFFFFFFFFFFFFFFFFF', d.things_key)).rejects.toThrow();
     await expect(connectDevice(url, d.third_things_id, d.things_key, { clientId: 'AAAAAAAAAAAAAAAAAAAA' })).rejects.toThrow();
-    const ev = await until(
+    const ev = await poll(
       () => t.database.raw.query<{ kind: string }>('select kind from device_events where things_id = $1', [d.id]),
       (r) => r.rows.length > 0,
     );
@@ -104,7 +105,7 @@ describe('ingest through the embedded broker', () => {
     expect(c.connected).toBe(true);
     expect(await chunks(d.id)).toEqual([{ seq: 2, frame_count: 100 }]);
     expect(await chunks(other.id)).toEqual([{ seq: 1, frame_count: 100 }]);
-    const st = await until(
+    const st = await poll(
       async () =>
         (
           await t.app.inject({
@@ -167,7 +168,7 @@ describe('ingest through the embedded broker', () => {
       { index: 1, name: 'CAN1', enabled: true },
     ]);
     c.end();
-    const ev = await until(
+    const ev = await poll(
       async () =>
         (
           await t.app.inject({
@@ -261,14 +262,14 @@ describe(`ingest through an external broker (${process.env.TEST_MQTT_URL ? 'TEST
     await c.publishAsync(topic, Buffer.from('garbage'), { qos: 1 });
     await c.publishAsync(topic, batch(2, T0 + 1e6), { qos: 1 });
     c.end();
-    const rows = await until(
+    const rows = await poll(
       async () =>
         (await t.database.raw.query<{ seq: number }>('select seq::int as seq from frame_chunks where things_id = $1 order by seq', [d.id]))
           .rows,
       (r) => r.length >= 2,
     );
     expect(rows).toEqual([{ seq: 1 }, { seq: 2 }]);
-    const m = await until(
+    const m = await poll(
       async () =>
         (await t.database.raw.query<{ n: number }>('select malformed_count::int as n from things where id = $1', [d.id])).rows[0].n,
       (n) => n === 1,

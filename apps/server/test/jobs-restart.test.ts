@@ -9,9 +9,10 @@ import type { MqttClient } from 'mqtt';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/client.ts';
 import { multipart } from './command.helpers.ts';
-import { crashable, eventually, exited, freePort, nth, serverDatabase, spawnServer, startCopy } from './crash.helpers.ts';
+import { crashable, exited, freePort, nth, serverDatabase, spawnServer, startCopy } from './crash.helpers.ts';
 import { ADMIN_PASSWORD, openTestDatabase, type TestApp, testConfig } from './helper.ts';
 import { connectDevice, externalBroker } from './ingest.helpers.ts';
+import { poll } from './poll.ts';
 import { bind, ingestFrames, rampFrame, testDbc } from './signals.fixtures.ts';
 import { makeDevice, makeTenant, PASSWORD, publicType, type TenantFixture } from './things.fixtures.ts';
 
@@ -130,7 +131,7 @@ const kinds: { kind: string; ends: string; run: (h: Harness) => Promise<void> }[
         payload: { begin_time: T0 / 1000, end_time: T0 / 1000 + 1000, format: 'candump' },
       });
       const id = created.json().id as string;
-      await eventually(() => crash.crashed, 15_000, 'the export to reach its last phase');
+      await poll(() => crash.crashed, Boolean, { ms: 15_000, what: 'the export to reach its last phase' });
       // The file being written (under a temporary name until it is complete).
       const folder = path.join(a.config.dataDir, 'files', 'exports', tenant.tenantId);
       const partials = () => (fs.existsSync(folder) ? fs.readdirSync(folder).filter((f) => f.startsWith(`${id}.log`)) : []);
@@ -167,12 +168,12 @@ const kinds: { kind: string; ends: string; run: (h: Harness) => Promise<void> }[
         payload: { things_id: dev.id, password: PASSWORD },
       });
       expect(created.statusCode, created.body).toBe(201);
-      await eventually(() => crash.crashed, 15_000, 'the second day');
+      await poll(() => crash.crashed, Boolean, { ms: 15_000, what: 'the second day' });
       expect(await chunks()).toBe(2);
 
       const b = await restart();
       const url = `/v1/data-mgmt/tenants/${tenant.tenantId}/quick-delete-tasks/${created.json().id}`;
-      await eventually(async () => (await get(b, tenant.auth, url)).status >= 3, 15_000, 'the resumed task');
+      await poll(async () => (await get(b, tenant.auth, url)).status >= 3, Boolean, { ms: 15_000, what: 'the resumed task' });
       expect(await get(b, tenant.auth, url)).toMatchObject({ status: 3, process_rate: 100, error: null });
       expect(await chunks()).toBe(0);
     },
@@ -202,10 +203,13 @@ const kinds: { kind: string; ends: string; run: (h: Harness) => Promise<void> }[
         payload: { state: 'started', backfill: { begin_time: T0 / 1000, end_time: T0 / 1000 + 60_000 } },
       });
       expect(started.statusCode, started.body).toBe(200);
-      await eventually(() => crash.crashed, 15_000, 'the second step');
+      await poll(() => crash.crashed, Boolean, { ms: 15_000, what: 'the second step' });
 
       const b = await restart();
-      await eventually(async () => (await get(b, tenant.auth, `${binding}/backfill`)).state !== 'running', 15_000, 'the back-fill');
+      await poll(async () => (await get(b, tenant.auth, `${binding}/backfill`)).state !== 'running', Boolean, {
+        ms: 15_000,
+        what: 'the back-fill',
+      });
       expect(await get(b, tenant.auth, `${binding}/backfill`)).toMatchObject({ state: 'done', total_frames: 400, done_frames: 400 });
       const series = await get(b, tenant.auth, `/v1/data-mgmt/tenants/${tenant.tenantId}/things/${dev.id}/signals`);
       expect(series.find((s: { signal: string }) => s.signal === 'Value')?.samples).toBe(400);
@@ -226,7 +230,7 @@ const kinds: { kind: string; ends: string; run: (h: Harness) => Promise<void> }[
         headers: { authorization: tenant.auth },
         payload: { state: 'started', backfill: { begin_time: T0 / 1000, end_time: T0 / 1000 + 60_000 } },
       });
-      await eventually(() => crash.crashed, 15_000, 'the first step');
+      await poll(() => crash.crashed, Boolean, { ms: 15_000, what: 'the first step' });
       // Paused while the server was down (e.g. on another copy): the back-fill's input is gone.
       await db.raw.query('update channel_dbc_bindings set state = 0, updated_at = now() where things_id = $1', [dev.id]);
 
@@ -250,7 +254,7 @@ const kinds: { kind: string; ends: string; run: (h: Harness) => Promise<void> }[
         payload: { transport: { ecu_id: ecuId }, address: 0x8000 },
       });
       expect(job.statusCode, job.body).toBe(200);
-      await eventually(() => crash.crashed, 15_000, 'the first request');
+      await poll(() => crash.crashed, Boolean, { ms: 15_000, what: 'the first request' });
 
       const b = await restart();
       expect(await get(b, tenant.auth, `${base}/${job.json().id}`)).toMatchObject({
@@ -276,7 +280,9 @@ const kinds: { kind: string; ends: string; run: (h: Harness) => Promise<void> }[
       expect(fw.statusCode, fw.body).toBe(200);
       const dev = await makeDevice(a, tenant);
       const onA = await device(a, dev);
-      await eventually(async () => (await db.raw.query('select 1 from things where id = $1 and is_online', [dev.id])).rows.length > 0);
+      await poll(async () => (await db.raw.query('select 1 from things where id = $1 and is_online', [dev.id])).rows.length > 0, Boolean, {
+        ms: 15_000,
+      });
       const got: string[] = [];
       onA.on('message', (_topic, payload) => got.push(JSON.parse(payload.toString()).correlation_id));
       await onA.subscribeAsync(downTopic(dev.third_things_id, 'cmd'), { qos: 1 });
@@ -292,7 +298,7 @@ const kinds: { kind: string; ends: string; run: (h: Harness) => Promise<void> }[
         headers: { authorization: tenant.auth },
         payload: { things_ids: [dev.id], type: 'self' },
       });
-      await eventually(() => crash.crashed, 15_000, 'the upgrade to start');
+      await poll(() => crash.crashed, Boolean, { ms: 15_000, what: 'the upgrade to start' });
       onA.end(true);
 
       const b = await restart();
@@ -306,7 +312,7 @@ const kinds: { kind: string; ends: string; run: (h: Harness) => Promise<void> }[
       // The device finishes flashing and reports to the new server.
       const onB = await device(b, dev);
       await respond(onB, dev.third_things_id, { correlation_id: got[0], code: 0, payload: { state: 'flash success', version: '4.2.1' } });
-      await eventually(async () => (await upgrades())[0].state !== 'busy', 15_000, 'the report');
+      await poll(async () => (await upgrades())[0].state !== 'busy', Boolean, { ms: 15_000, what: 'the report' });
       expect((await upgrades())[0]).toMatchObject({ state: 'flash success', progress: 100 });
     },
   })),
@@ -329,7 +335,7 @@ const kinds: { kind: string; ends: string; run: (h: Harness) => Promise<void> }[
         headers: { authorization: tenant.auth },
         payload: { filename: 'LOG/0001.log', size: file.length },
       });
-      await eventually(() => crash.crashed, 15_000, 'the recall to be sent');
+      await poll(() => crash.crashed, Boolean, { ms: 15_000, what: 'the recall to be sent' });
       const { rows } = await db.raw.query<{ id: string; token: string }>('select id, token from recall_tasks where things_id = $1', [
         dev.id,
       ]);
@@ -359,7 +365,10 @@ const kinds: { kind: string; ends: string; run: (h: Harness) => Promise<void> }[
         code: 0,
         payload: { size: file.length, sha256: createHash('sha256').update(file).digest('hex') },
       });
-      await eventually(async () => (await task()).state !== 'sending' && (await task()).state !== 'fetching', 15_000, 'the file');
+      await poll(async () => (await task()).state !== 'sending' && (await task()).state !== 'fetching', Boolean, {
+        ms: 15_000,
+        what: 'the file',
+      });
       expect(await task()).toMatchObject({ state: 'done', size: file.length, process_rate: 100 });
     },
   })),
@@ -378,7 +387,9 @@ const kinds: { kind: string; ends: string; run: (h: Harness) => Promise<void> }[
       });
       const dev = await makeDevice(a, tenant);
       const onA = await device(a, dev);
-      await eventually(async () => (await db.raw.query('select 1 from things where id = $1 and is_online', [dev.id])).rows.length > 0);
+      await poll(async () => (await db.raw.query('select 1 from things where id = $1 and is_online', [dev.id])).rows.length > 0, Boolean, {
+        ms: 15_000,
+      });
       const got: string[] = [];
       onA.on('message', (_topic, payload) => got.push(JSON.parse(payload.toString()).correlation_id));
       await onA.subscribeAsync(downTopic(dev.third_things_id, 'cmd'), { qos: 1 });
@@ -388,7 +399,7 @@ const kinds: { kind: string; ends: string; run: (h: Harness) => Promise<void> }[
         headers: { authorization: tenant.auth },
         payload: { things_ids: [dev.id], type: 'self' },
       });
-      await eventually(() => got.length === 1, 15_000, 'the command');
+      await poll(() => got.length === 1, Boolean, { ms: 15_000, what: 'the command' });
       // Dies applying the device's final report: the report is stored, the upgrade still busy.
       crash.at((sql) => sql.includes('from firmware_upgrades where things_id = $1 and correlation_id = $2'));
       // Not acknowledged: the server dies before it has stored and handled the message.
@@ -397,7 +408,7 @@ const kinds: { kind: string; ends: string; run: (h: Harness) => Promise<void> }[
         code: 0,
         payload: { state: 'flash success', version: '4.2.1' },
       }).catch(() => {});
-      await eventually(() => crash.crashed, 15_000, 'the report');
+      await poll(() => crash.crashed, Boolean, { ms: 15_000, what: 'the report' });
       onA.end(true);
       const stored = await db.raw.query<{ state: string }>('select state from device_commands where correlation_id = $1', [got[0]]);
       expect(stored.rows[0].state).toBe('answered');
@@ -415,7 +426,9 @@ const kinds: { kind: string; ends: string; run: (h: Harness) => Promise<void> }[
     async run({ a, tenant, crash, db, restart, device }) {
       const dev = await makeDevice(a, tenant);
       const onA = await device(a, dev);
-      await eventually(async () => (await db.raw.query('select 1 from things where id = $1 and is_online', [dev.id])).rows.length > 0);
+      await poll(async () => (await db.raw.query('select 1 from things where id = $1 and is_online', [dev.id])).rows.length > 0, Boolean, {
+        ms: 15_000,
+      });
       await onA.subscribeAsync(downTopic(dev.third_things_id, 'cmd'), { qos: 1 });
       const base = `/v1/things/tenants/${tenant.tenantId}/things/${dev.id}/recall`;
       const file = Buffer.from('(1700000000.000000) can0 123#CAFE\n');
@@ -441,7 +454,7 @@ const kinds: { kind: string; ends: string; run: (h: Harness) => Promise<void> }[
         code: 0,
         payload: { size: file.length, sha256: createHash('sha256').update(file).digest('hex') },
       }).catch(() => {});
-      await eventually(() => crash.crashed, 15_000, 'the answer');
+      await poll(() => crash.crashed, Boolean, { ms: 15_000, what: 'the answer' });
       onA.end(true);
 
       const b = await restart();
@@ -500,7 +513,7 @@ describe('several server copies on one database (external broker)', () => {
       expect(await state()).toMatchObject({ state: 'running', reason: null });
 
       crash.now();
-      await eventually(async () => (await state()).state !== 'running', 20_000, 'the dead copy’s job to end');
+      await poll(async () => (await state()).state !== 'running', Boolean, { ms: 20_000, what: 'the dead copy’s job to end' });
       expect(await state()).toMatchObject({ state: 'failed', reason: REASON });
     } finally {
       void a.app.ctx.broker.close().catch(() => {});

@@ -6,7 +6,7 @@ import { buildApp } from '../src/app.ts';
 import type { Database } from '../src/db/client.ts';
 import { jobsService, nextRun } from '../src/modules/jobs/jobs.service.ts';
 import { createTestApp, openTestDatabase, type TestApp, testConfig } from './helper.ts';
-import { until } from './ingest.helpers.ts';
+import { poll } from './poll.ts';
 import { makeDevice, makeSubUser, makeTenant, type TenantFixture } from './things.fixtures.ts';
 
 const MINUTE = 60_000;
@@ -197,10 +197,10 @@ describe('scheduled jobs on two server copies', () => {
       // Both copies sweep the same minute at the same time: one run is queued.
       const queued = await Promise.all([sweepOf(a)(minute + i * MINUTE + 50), sweepOf(b)(minute + i * MINUTE + 900)]);
       expect(queued.flat().filter((id) => id === job.id)).toHaveLength(1);
-      const seen = await until(
+      const seen = await poll(
         () => logs(job.id),
         (l) => l.list.filter((x: { state: string }) => x.state === 'succeeded').length === i + 1,
-        20_000,
+        { ms: 20_000 },
       );
       expect(seen.list.filter((x: { state: string }) => x.state === 'succeeded')).toHaveLength(i + 1);
     }
@@ -253,10 +253,10 @@ describe('scheduled jobs on two server copies', () => {
     const before = await commandsSent();
     const minute = Math.floor(Date.now() / MINUTE) * MINUTE + 20 * MINUTE;
     expect(await sweepOf(a)(minute)).toContain(job.id);
-    const l = await until(
+    const l = await poll(
       () => logs(job.id),
       (x) => x.list.some((y: { state: string; scheduled_time: number }) => y.state === 'succeeded' && y.scheduled_time === minute),
-      20_000,
+      { ms: 20_000 },
     );
     const run = l.list.find((y: { scheduled_time: number; state: string }) => y.scheduled_time === minute && y.state === 'succeeded');
     expect(run.result.group_command).toEqual(expect.any(String));
@@ -300,7 +300,7 @@ describe('scheduled jobs on two server copies', () => {
     expect(await sweepOf(b)(minute)).toContain(job.id);
     // This minute's tries (the real sweep may run the job in the current minute too: other rows).
     const ofMinute = async () => (await logs(job.id)).list.filter((x: { scheduled_time: number }) => x.scheduled_time === minute);
-    const l = await until(ofMinute, (x) => x.filter((y: { state: string }) => y.state === 'failed').length === 2, 20_000);
+    const l = await poll(ofMinute, (x) => x.filter((y: { state: string }) => y.state === 'failed').length === 2, { ms: 20_000 });
     expect(l.map((x: { attempt: number; state: string }) => [x.attempt, x.state]).sort()).toEqual([
       [1, 'failed'],
       [2, 'failed'],

@@ -2,6 +2,7 @@ import { LIVE_MAX_SUBSCRIPTIONS } from '@loggerhead/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createTestApp, type TestApp } from './helper.ts';
+import { poll } from './poll.ts';
 import { makeDevice, makeSubUser, makeTenant, type TenantFixture } from './things.fixtures.ts';
 
 /**
@@ -39,13 +40,12 @@ async function open(auth: string) {
     ws.once('error', reject);
   });
   const next = async (pred: (m: Msg) => boolean, what: string, from = 0) => {
-    const end = Date.now() + 10_000;
-    for (;;) {
-      const m = got.slice(from).find(pred);
-      if (m) return m;
-      if (Date.now() > end) throw new Error(`no ${what}; got ${JSON.stringify(got)}`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    const seen = await poll(
+      () => ({ found: got.slice(from).find(pred), got }),
+      (s) => s.found !== undefined,
+      { ms: 10_000, every: 20, what },
+    );
+    return seen.found as Msg;
   };
   return { ws, got, next, send: (m: object) => ws.send(JSON.stringify(m)), closed: () => closed };
 }
@@ -76,9 +76,11 @@ describe('one live socket', () => {
 
     // Unsubscribing one leaves the other.
     s.send({ op: 'unsubscribe', id: 'trace' });
-    const until = Date.now() + 5_000;
-    while (t.app.ctx.ingest.live.watching(dev.id) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
-    expect(t.app.ctx.ingest.live.watching(dev.id)).toBe(false);
+    await poll(
+      () => t.app.ctx.ingest.live.watching(dev.id),
+      (watching) => !watching,
+      { ms: 5_000, every: 20, what: 'the trace to be unwatched' },
+    );
     const from = s.got.length;
     await t.app.ctx.messages.send(a.tenantId, a.managerId, { title: 'Again', content: 'x', type: 'system', reminderMode: 1 });
     await s.next((m) => m.t === 'unread', 'unread after unsubscribing the trace', from);

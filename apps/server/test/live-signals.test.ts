@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { LiveHub } from '../src/live/live-hub.ts';
 import { createTestApp, type TestApp } from './helper.ts';
-import { connectDevice, until } from './ingest.helpers.ts';
+import { connectDevice } from './ingest.helpers.ts';
+import { poll } from './poll.ts';
 import { bind, rampFrame, testDbc, waveFrame } from './signals.fixtures.ts';
 import { makeDevice, makeTenant, type TenantFixture } from './things.fixtures.ts';
 
@@ -46,7 +47,7 @@ describe('live decoded signals over the WebSocket', () => {
     mine.ws.send(JSON.stringify({ op: 'subscribe', id: 'c', kind: 'signals', things_id: dev.id, signals: ['RAMP.Value', 'WAVE.Level'] }));
     const stranger = await socket(b);
     stranger.ws.send(JSON.stringify({ op: 'subscribe', id: 'c', kind: 'signals', things_id: dev.id }));
-    await until(
+    await poll(
       async () => [mine.msgs, stranger.msgs],
       ([m, s]) => m.some((x) => x.t === 'subscribed') && s.some((x) => x.t === 'error'),
     );
@@ -68,7 +69,7 @@ describe('live decoded signals over the WebSocket', () => {
     c.end();
 
     const samples = (m: LiveServerMessage[]) => m.flatMap((x) => (x.t === 'signals' ? x.s : []));
-    const got = await until(
+    const got = await poll(
       async () => samples(mine.msgs),
       (s) =>
         s.filter((x) => x.signal === 'RAMP.Value').reduce((n, x) => n + x.v.length, 0) >= 20 && s.some((x) => x.signal === 'WAVE.Level'),
@@ -87,7 +88,7 @@ describe('live decoded signals over the WebSocket', () => {
     expect(mine.msgs.some((x) => x.t === 'frames')).toBe(false);
 
     mine.ws.send(JSON.stringify({ op: 'unsubscribe', id: 'c' }));
-    await until(
+    await poll(
       async () => t.app.ctx.events.listenerCount('signals.decoded'),
       (n) => n === idle,
     );

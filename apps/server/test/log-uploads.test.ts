@@ -7,9 +7,9 @@ import { gzipSync } from 'node:zlib';
 import { type CanFrame, makeFrame } from '@loggerhead/can';
 import { readLog, writeLog } from '@loggerhead/can/logs/index.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { remoteDevice, waitFor } from './command.helpers.ts';
+import { remoteDevice } from './command.helpers.ts';
 import { createTestApp, type TestApp } from './helper.ts';
-import { until } from './ingest.helpers.ts';
+import { poll } from './poll.ts';
 import { makeDevice, makeTenant, type TenantFixture } from './things.fixtures.ts';
 
 const hex64 = (first: string) => [first, '02', '03', '04', ...Array(60).fill('00')].join(' ');
@@ -124,7 +124,7 @@ describe('real logs into history', () => {
     });
     expect(created.statusCode).toBe(200);
     const id = created.json().id;
-    const st = await until(
+    const st = await poll(
       async () => (await t.app.inject({ method: 'GET', url: `${base}/${id}`, headers: { authorization: a.auth } })).json(),
       (s) => s.status === 3 || s.status === 7,
     );
@@ -295,7 +295,7 @@ describe('real logs into history', () => {
       payload: { begin_time: span[0], end_time: span[1], format: 'trc' },
     });
     const id = created.json().id;
-    const st = await until(
+    const st = await poll(
       async () => (await t.app.inject({ method: 'GET', url: `${base}/${id}`, headers: { authorization: a.auth } })).json(),
       (s) => s.status === 3 || s.status === 7,
     );
@@ -340,9 +340,10 @@ describe.skipIf(!!process.env.TEST_MQTT_URL)('import into history of a recalled 
       const req = (method: 'GET' | 'POST', url: string, payload?: object) =>
         t.app.inject({ method, url, headers: { authorization: a.auth }, ...(payload ? { payload } : {}) });
       const task = (await req('POST', `${base}/files`, { filename: 'LOG/trip.asc', size: bytes.length })).json();
-      const done = await waitFor(
+      const done = await poll(
         async () => (await req('GET', `${base}/tasks/${task.id}`)).json(),
         (r) => ['done', 'failed', 'timeout'].includes(r.state),
+        { ms: 10_000 },
       );
       expect(done.state).toBe('done');
       const imp = await req('POST', `/v1/filemanager/tenants/${a.tenantId}/files/import`, { name: `${d.id}_LOG_trip.asc` });

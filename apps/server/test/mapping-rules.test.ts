@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { brokerUrl, waitFor } from './command.helpers.ts';
+import { brokerUrl } from './command.helpers.ts';
 import { createTestApp, type TestApp } from './helper.ts';
 import { connectDevice } from './ingest.helpers.ts';
+import { poll } from './poll.ts';
 import { makeDevice, makeSubUser, makeTenant, type TenantFixture } from './things.fixtures.ts';
 
 /**
@@ -111,9 +112,10 @@ describe.skipIf(!!process.env.TEST_MQTT_URL)('mapping rules', () => {
     try {
       const topic = `lh/v1/${d.third_things_id}/up/telemetry`;
       await c.publishAsync(topic, JSON.stringify({ ts: 1_767_225_600_000, t_raw: 615, gps: { v: 10 }, op: 'eco' }), { qos: 1 });
-      const tw = await waitFor(
+      const tw = await poll(
         () => twin(d.id),
         (x) => x.reported['env.temperature'] !== undefined,
+        { ms: 10_000 },
       );
       expect(tw.reported).toEqual({
         'env.temperature': { value: 21.5, ts: 1_767_225_600_000 },
@@ -124,9 +126,10 @@ describe.skipIf(!!process.env.TEST_MQTT_URL)('mapping rules', () => {
       // Disabled: the raw key is no identifier of the model, so it is dropped; the model's own keys still count.
       await req('PUT', url(a, `/${rule.id}`), a.auth, { ...rule, status: 0 });
       await c.publishAsync(topic, JSON.stringify({ t_raw: 700, speed: 5 }), { qos: 1 });
-      const after = await waitFor(
+      const after = await poll(
         () => twin(d.id),
         (x) => x.reported['env.speed']?.value === 5,
+        { ms: 10_000 },
       );
       expect(after.reported['env.temperature'].value).toBe(21.5);
     } finally {
@@ -216,9 +219,10 @@ describe.skipIf(!!process.env.TEST_MQTT_URL)('mapping rules', () => {
         { channel: 0, message: 'Drive', signal: 'Other', unit: '', ts: new Float64Array([2e12]), values: new Float64Array([3]) },
       ],
     });
-    const tw = await waitFor(
+    const tw = await poll(
       () => twin(d.id),
       (x) => x.reported['env.speed'] !== undefined,
+      { ms: 10_000 },
     );
     expect(tw.reported).toEqual({ 'env.speed': { value: 51, ts: 2e9 } });
   });

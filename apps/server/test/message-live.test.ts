@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createTestApp, type TestApp } from './helper.ts';
+import { poll } from './poll.ts';
 import { makeSubUser, makeTenant, type TenantFixture } from './things.fixtures.ts';
 
 let t: TestApp;
@@ -22,17 +23,16 @@ async function open(token: string) {
   const ws = new WebSocket(`ws://127.0.0.1:${port}/v1/live?token=${token}`);
   ws.once('open', () => ws.send(JSON.stringify({ op: 'subscribe', id: 'bell', kind: 'messages' })));
   const got: { t: string; id?: string; unread?: number; code?: string }[] = [];
-  const waiters: (() => void)[] = [];
   ws.on('message', (raw) => {
     got.push(JSON.parse(String(raw)));
-    for (const w of waiters.splice(0)) w();
   });
   const next = async (pred: (m: (typeof got)[number]) => boolean) => {
-    for (;;) {
-      const m = got.find(pred);
-      if (m) return m;
-      await new Promise<void>((r) => waiters.push(r));
-    }
+    const seen = await poll(
+      () => ({ found: got.find(pred), got }),
+      (s) => s.found !== undefined,
+      { ms: 10_000, every: 20, what: `a message satisfying ${pred}` },
+    );
+    return seen.found as (typeof got)[number];
   };
   return { ws, got, next };
 }

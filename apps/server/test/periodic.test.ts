@@ -7,7 +7,7 @@ import type { Database } from '../src/db/client.ts';
 import { runPeriodically } from '../src/lib/periodic.ts';
 import { periodicSlotsRepository } from '../src/lib/periodic-slots.repository.ts';
 import { openTestDatabase, testConfig } from './helper.ts';
-import { until } from './ingest.helpers.ts';
+import { poll } from './poll.ts';
 
 const PERIOD_MS = 250;
 
@@ -63,8 +63,8 @@ describe('periodic work on two server copies (one database)', () => {
           `select slot, holder from periodic_slots where name = 'command-sweep'`,
         )
       ).rows[0];
-    const first = await until(row, (r) => r !== undefined, 5000);
-    const later = await until(row, (r) => Number(r?.slot) > Number(first.slot), 5000);
+    const first = await poll(row, (r) => r !== undefined, { ms: 5000 });
+    const later = await poll(row, (r) => Number(r?.slot) > Number(first.slot), { ms: 5000 });
     expect(owners).toContain(later.holder);
   });
 

@@ -2,8 +2,9 @@ import http from 'node:http';
 import type { CanFrame } from '@loggerhead/can';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportFile, upload } from './data-service.helpers.ts';
-import { api, drain, type Forwarded, replay, rule, rulesUrl, trip, waitFor } from './forward.helpers.ts';
+import { api, drain, type Forwarded, replay, rule, rulesUrl, trip } from './forward.helpers.ts';
 import { createTestApp, type TestApp } from './helper.ts';
+import { poll } from './poll.ts';
 import { makeDevice, makeSubUser, makeTenant, type TenantFixture } from './things.fixtures.ts';
 
 const pluginsUrl = (tenant: TenantFixture, rest = '') => `/v1/data-mgmt/tenants/${tenant.tenantId}/plugins${rest}`;
@@ -160,9 +161,10 @@ describe('data transform and export plugins', () => {
     const d = await makeDevice(t, a);
     await replay(t, d, trip(50, 1_760_000_000_000_000));
     await drain(t);
-    const c = await waitFor(
+    const c = await poll(
       async () => (await rule(t, a, r.id)).counters,
       (x) => x.delivered + x.filtered >= 3,
+      { ms: 15_000 },
     );
     const mine = hook.got.filter((m) => m.rule_id === r.id);
     // Every frames message and the offline change were dropped; the online change came renamed.
@@ -194,9 +196,10 @@ describe('data transform and export plugins', () => {
     const d = await makeDevice(t, a);
     await replay(t, d, trip(5, 1_760_000_100_000_000));
     await drain(t);
-    const dead = await waitFor(
+    const dead = await poll(
       async () => (await req('GET', rulesUrl(a, `/${r.id}/dead-letters`), a.auth)).json(),
       (p) => p.total >= 2,
+      { ms: 15_000 },
     );
     expect(dead.total).toBe(2);
     expect(dead.list[0].error).toContain('plugin.eval-failed');
@@ -206,9 +209,10 @@ describe('data transform and export plugins', () => {
     await req('PUT', pluginsUrl(a, `/${plugin.id}`), a.auth, { name: 'fails', type: 'transform', expression: '{"online": data.online}' });
     expect((await req('POST', rulesUrl(a, `/${r.id}/dead-letters/replay`), a.auth, {})).json()).toEqual({ count: 2 });
     await drain(t);
-    const got = await waitFor(
+    const got = await poll(
       () => hook.got.filter((m) => m.rule_id === r.id),
       (x) => x.length >= 2,
+      { ms: 15_000 },
     );
     expect(got.map((m) => m.data)).toEqual([{ online: true }, { online: false }]);
   });

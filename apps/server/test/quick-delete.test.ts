@@ -3,7 +3,8 @@ import path from 'node:path';
 import { checkBatch, encodeBatch } from '@loggerhead/can/protocol/batch.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, loginAdmin, type TestApp } from './helper.ts';
-import { frames, until } from './ingest.helpers.ts';
+import { frames } from './ingest.helpers.ts';
+import { poll } from './poll.ts';
 import { bind, rampFrame, testDbc } from './signals.fixtures.ts';
 import { makeDevice, makeSubUser, makeTenant, PASSWORD, type TenantFixture } from './things.fixtures.ts';
 
@@ -59,10 +60,10 @@ describe('quick delete of a device’s data', () => {
       })
     ).json();
   const finished = (tenant: TenantFixture, id: string) =>
-    until(
+    poll(
       () => task(tenant, id),
       (x) => x.status >= 3,
-      15_000,
+      { ms: 15_000 },
     );
 
   beforeAll(async () => {

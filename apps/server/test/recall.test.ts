@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import { writeLog } from '@loggerhead/can/logs/index.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commandIn, remoteDevice, waitFor } from './command.helpers.ts';
+import { commandIn, remoteDevice } from './command.helpers.ts';
 import { createTestApp, type TestApp } from './helper.ts';
 import { frames } from './ingest.helpers.ts';
+import { poll } from './poll.ts';
 import { makeSubUser, makeTenant, type TenantFixture } from './things.fixtures.ts';
 
 describe.skipIf(!!process.env.TEST_MQTT_URL)('file recall (device storage data)', () => {
@@ -42,9 +43,10 @@ describe.skipIf(!!process.env.TEST_MQTT_URL)('file recall (device storage data)'
       expect(listed.statusCode).toBe(200);
       const corr = listed.json().command.correlation_id;
       expect(listed.json().command.timeout_ms).toBe(100_000);
-      const list = await waitFor(
+      const list = await poll(
         async () => (await req('GET', `${base(d.id)}/list/${corr}`)).json(),
         (r) => r.total !== null,
+        { ms: 10_000 },
       );
       expect(list).toMatchObject({
         code: null,
@@ -56,15 +58,17 @@ describe.skipIf(!!process.env.TEST_MQTT_URL)('file recall (device storage data)'
       });
 
       const late = (await req('POST', `${base(d.id)}/files`, { filename: 'LOG/0003.log' })).json();
-      const lateDone = await waitFor(
+      const lateDone = await poll(
         async () => (await req('GET', `${base(d.id)}/tasks/${late.id}`)).json(),
         (r) => ['done', 'failed', 'timeout'].includes(r.state),
+        { ms: 10_000 },
       );
       expect(lateDone.state).toBe('done');
       const all = await req('POST', `${base(d.id)}/list`, {});
-      const allList = await waitFor(
+      const allList = await poll(
         async () => (await req('GET', `${base(d.id)}/list/${all.json().command.correlation_id}`)).json(),
         (r) => r.total !== null,
+        { ms: 10_000 },
       );
       expect(allList.list.at(-1)).toEqual({ name: 'LOG/0003.log', size: 3, time: 1_800_000_000_000 });
 
@@ -74,9 +78,10 @@ describe.skipIf(!!process.env.TEST_MQTT_URL)('file recall (device storage data)'
 
       const task = (await req('POST', `${base(d.id)}/files`, { filename: 'LOG/0001.log', size: log.length })).json();
       expect(['sending', 'device']).toContain(task.state);
-      const done = await waitFor(
+      const done = await poll(
         async () => (await req('GET', `${base(d.id)}/tasks/${task.id}`)).json(),
         (r) => ['done', 'failed', 'timeout'].includes(r.state),
+        { ms: 10_000 },
       );
       expect(done).toMatchObject({ state: 'done', process_rate: 100, received: log.length, size: log.length });
       expect(sim.sd.partsSent).toBe(1 + Math.ceil(log.length / (16 * 1024)));
@@ -130,18 +135,19 @@ describe.skipIf(!!process.env.TEST_MQTT_URL)('file recall (device storage data)'
       await t.database.raw.query("update device_commands set deadline_at = now() + interval '500 milliseconds' where correlation_id = $1", [
         task.correlation_id,
       ]);
-      const r = await waitFor(
+      const r = await poll(
         async () => (await req('GET', `${base(d.id)}/tasks/${task.id}`)).json(),
         (x) => x.state === 'timeout',
-        8000,
+        { ms: 8000 },
       );
       expect(r).toMatchObject({ state: 'timeout', code: 'recall.timeout.003' });
 
       sim.agent.silent.delete('common_fn.recallFile');
       const missing = (await req('POST', `${base(d.id)}/files`, { filename: 'nothing.log', size: 10 })).json();
-      const m = await waitFor(
+      const m = await poll(
         async () => (await req('GET', `${base(d.id)}/tasks/${missing.id}`)).json(),
         (x) => x.state === 'failed',
+        { ms: 10_000 },
       );
       expect(m.code).toBe('recall.001');
     } finally {

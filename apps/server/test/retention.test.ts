@@ -4,7 +4,8 @@ import { checkBatch, encodeBatch } from '@loggerhead/can/protocol/batch.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sweepRetention } from '../src/modules/data/retention.job.ts';
 import { createTestApp, type TestApp } from './helper.ts';
-import { frames, until } from './ingest.helpers.ts';
+import { frames } from './ingest.helpers.ts';
+import { poll } from './poll.ts';
 import { makeDevice, makeTenant, type TenantFixture } from './things.fixtures.ts';
 
 const DAY_MS = 86_400_000;
@@ -179,7 +180,7 @@ describe('retention by package days', () => {
       expect(created.statusCode, created.body).toBe(200);
       const id: string = created.json().id;
       const get = () => t.app.inject({ method: 'GET', url: `${base}/${id}`, headers: { authorization: tenant.auth } });
-      const st = await until(
+      const st = await poll(
         async () => (await get()).json(),
         (s) => s.status === 3 || s.status === 7,
       );

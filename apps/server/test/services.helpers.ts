@@ -6,7 +6,7 @@ import path from 'node:path';
 import mqtt from 'mqtt';
 import S3rver from 's3rver';
 import type { S3Settings } from '../src/files/s3-store.ts';
-import { until } from './ingest.helpers.ts';
+import { poll } from './poll.ts';
 
 /* Real services the tests start on free ports: a Mosquitto with its dynamic-security plugin, an S3-compatible server. */
 
@@ -55,7 +55,7 @@ export async function startMosquitto(): Promise<{ url: string; port: number; sto
   const proc: ChildProcess = spawn(fs.existsSync('/usr/sbin/mosquitto') ? '/usr/sbin/mosquitto' : 'mosquitto', ['-c', conf], {
     stdio: 'ignore',
   });
-  await until(
+  await poll(
     () =>
       new Promise<boolean>((resolve) => {
         const c = net.connect(port, '127.0.0.1', () => {
@@ -65,7 +65,7 @@ export async function startMosquitto(): Promise<{ url: string; port: number; sto
         c.on('error', () => resolve(false));
       }),
     (up) => up,
-    10_000,
+    { ms: 10_000 },
   );
   return {
     url: `mqtt://${ADMIN}:${ADMIN_PASSWORD}@127.0.0.1:${port}`,

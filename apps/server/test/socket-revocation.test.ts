@@ -8,6 +8,7 @@ import { buildApp, type LoggerheadApp } from '../src/app.ts';
 import { socketRegistry } from '../src/live/socket-registry.ts';
 import { createTestApp, loginAdmin, openTestDatabase, type TestApp, testConfig } from './helper.ts';
 import { externalBroker } from './ingest.helpers.ts';
+import { poll } from './poll.ts';
 import { makeDevice, makeSubUser, makeTenant, PASSWORD, type TenantFixture } from './things.fixtures.ts';
 
 /**
@@ -48,32 +49,20 @@ async function open(path: string, token: string, onPort = port) {
   const ws = new WebSocket(`ws://127.0.0.1:${onPort}${path}${path.includes('?') ? '&' : '?'}token=${encodeURIComponent(token)}`);
   const got: Msg[] = [];
   let closed: { code: number; after: number } | null = null;
-  const waiters: (() => void)[] = [];
-  const wake = () => {
-    for (const w of waiters.splice(0)) w();
-  };
   ws.on('message', (raw) => {
     got.push(JSON.parse(String(raw)));
-    wake();
   });
   ws.on('close', (code) => {
     closed = { code, after: got.length };
-    wake();
   });
+  /** Waits for `probe` to find something; on time-out the message shows all the socket got and how it closed. */
   const wait = async <T>(probe: () => T | undefined | null | false, what: string, ms = 10_000): Promise<T> => {
-    const end = Date.now() + ms;
-    for (;;) {
-      const v = probe();
-      if (v) return v;
-      if (Date.now() > end) throw new Error(`${path}: no ${what}; got ${JSON.stringify(got)}, closed ${JSON.stringify(closed)}`);
-      await new Promise<void>((r) => {
-        const timer = setTimeout(r, 100);
-        waiters.push(() => {
-          clearTimeout(timer);
-          r();
-        });
-      });
-    }
+    const seen = await poll(
+      () => ({ found: probe(), got, closed }),
+      (s) => Boolean(s.found),
+      { ms, every: 20, what: `${path}: ${what}` },
+    );
+    return seen.found as T;
   };
   await new Promise<void>((resolve, reject) => {
     ws.once('open', () => resolve());

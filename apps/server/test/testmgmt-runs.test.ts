@@ -3,9 +3,10 @@ import type { CanFrame } from '@loggerhead/can';
 import type { RemoteDevice } from '@loggerhead/simulator/remote-device.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { remoteDevice, waitFor } from './command.helpers.ts';
+import { remoteDevice } from './command.helpers.ts';
 import { crashable, startCopy } from './crash.helpers.ts';
 import { createTestApp, openTestDatabase, type TestApp, testConfig } from './helper.ts';
+import { poll } from './poll.ts';
 import { bind, ingestFrames, rampFrame, testDbc } from './signals.fixtures.ts';
 import { MEAN_MAX_SCRIPT, type TestRunDto, testApi } from './testmgmt.helpers.ts';
 import { grantDevice, makeDevice, makeSubUser, makeTenant, type TenantFixture } from './things.fixtures.ts';
@@ -118,10 +119,10 @@ describe('a routine on a simulated logger', () => {
       expect(report).toMatchObject({ frames: 40, script_version: 1, params: { limit: 1000 }, error: null });
 
       // Live: the states in order, from the socket.
-      await waitFor(
+      await poll(
         async () => live.states(run.id),
         (s) => s.includes('analyzed'),
-        5000,
+        { ms: 5000 },
       );
       const seen = [...new Set(live.states(run.id))];
       expect(seen.filter((s) => s !== 'queued')).toEqual(['sending', 'collecting', 'analyzing', 'analyzed']);
@@ -221,10 +222,10 @@ describe('a routine on a simulated logger', () => {
       // The socket pushes the runs of its devices only.
       const [again] = await api.start({ routine_id: routine.id, things_ids: [theirs.id], dry_run: range });
       await api.finished(again.id);
-      await waitFor(
+      await poll(
         async () => live.states(dry.id),
         (s) => s.includes('analyzed'),
-        5000,
+        { ms: 5000 },
       );
       expect(live.runs.map((r) => r.things_id).every((id) => id === mine.id)).toBe(true);
       expect(live.states(again.id)).toEqual([]);

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, testConfig } from './helper.ts';
+import { poll } from './poll.ts';
 import { bind, ingestFrames, rampFrame, testDbc } from './signals.fixtures.ts';
 import { testApi } from './testmgmt.helpers.ts';
 import { makeDevice, makeTenant, type TenantFixture } from './things.fixtures.ts';
@@ -142,7 +143,11 @@ describe('limits', () => {
     expect(done).toMatchObject({ state: 'analyzed', verdict: 'error' });
     expect(['test.limit-cpu', 'test.limit-wall']).toContain(done.reason_code);
     expect((await api.report(loop)).error?.kind).toMatch(/^(cpu|wall)$/);
-    const after = await waitForPids((p) => p.length === 2 && p.some((x) => !before.includes(x)));
+    const after = await poll(workerPids, (p) => p.length === 2 && p.some((x) => !before.includes(x)), {
+      ms: 30_000,
+      every: 200,
+      what: `two workers, one not in ${before}`,
+    });
     expect(after.filter((p) => !before.includes(p))).toHaveLength(1);
     await expectHealthy();
   });
@@ -154,7 +159,11 @@ describe('limits', () => {
     const done = await api.finished(id);
     expect(done).toMatchObject({ state: 'analyzed', verdict: 'error', reason_code: 'test.limit-memory' });
     expect((await api.report(id)).error).toMatchObject({ kind: 'memory', line: 1 });
-    await waitForPids((p) => p.length === 2 && p.some((x) => !before.includes(x)));
+    await poll(workerPids, (p) => p.length === 2 && p.some((x) => !before.includes(x)), {
+      ms: 30_000,
+      every: 200,
+      what: `two workers, one not in ${before}`,
+    });
     await expectHealthy();
   });
 
@@ -178,12 +187,3 @@ describe('limits', () => {
     expect(report.log).toContain('about to fail');
   });
 });
-
-async function waitForPids(ok: (pids: number[]) => boolean, ms = 30_000): Promise<number[]> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const p = workerPids();
-    if (ok(p) || Date.now() > end) return p;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}

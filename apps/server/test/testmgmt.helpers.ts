@@ -1,4 +1,5 @@
 import type { TestApp } from './helper.ts';
+import { poll } from './poll.ts';
 import type { TenantFixture } from './things.fixtures.ts';
 
 /** Test management's API for one tenant, as a caller (`auth`, the manager by default) sees it. */
@@ -37,13 +38,9 @@ export function testApi(t: TestApp, tenant: TenantFixture, auth = tenant.auth) {
     async finished(id: string, ms = 60_000): Promise<TestRunDto> {
       return this.until(id, (r) => ['analyzed', 'failed', 'cancelled'].includes(r.state), ms);
     },
-    async until(id: string, ok: (r: TestRunDto) => boolean, ms = 60_000): Promise<TestRunDto> {
-      const end = Date.now() + ms;
-      for (;;) {
-        const r = await this.run(id);
-        if (ok(r) || Date.now() > end) return r;
-        await new Promise((res) => setTimeout(res, 100));
-      }
+    /** Polls the run until `ok` holds; throws with the run's last state when `ms` pass first. */
+    until(id: string, ok: (r: TestRunDto) => boolean, ms = 60_000): Promise<TestRunDto> {
+      return poll(() => this.run(id), ok, { ms, every: 100, what: `run ${id} to satisfy ${ok}` });
     },
     async report(id: string) {
       const r = await call('GET', `/runs/${id}/report`);

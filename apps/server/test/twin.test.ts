@@ -1,8 +1,9 @@
 import { RemoteDevice } from '@loggerhead/simulator/remote-device.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { brokerUrl, waitFor } from './command.helpers.ts';
+import { brokerUrl } from './command.helpers.ts';
 import { createTestApp, type TestApp } from './helper.ts';
 import { connectDevice } from './ingest.helpers.ts';
+import { poll } from './poll.ts';
 import { makeDevice, makeSubUser, makeTenant, type TenantFixture } from './things.fixtures.ts';
 
 /**
@@ -68,9 +69,10 @@ describe.skipIf(!!process.env.TEST_MQTT_URL)('digital twins', () => {
         }),
         { qos: 1 },
       );
-      const twin = await waitFor(
+      const twin = await poll(
         async () => (await req('GET', twinUrl(a, d.id), a.auth)).json(),
         (tw) => tw.reported?.['env.temperature'] !== undefined,
+        { ms: 10_000 },
       );
       expect(twin.reported).toEqual({ 'env.temperature': { value: 22.5, ts: 1_767_225_600_000 } });
       expect(twin.properties.map((p: { path: string }) => p.path)).toEqual(['env.temperature', 'env.target', 'env.fan']);
@@ -82,18 +84,20 @@ describe.skipIf(!!process.env.TEST_MQTT_URL)('digital twins', () => {
 
       // The free form: keys are identifiers of the model.
       await c.publishAsync(topic, JSON.stringify({ fan: true, target: 18 }), { qos: 1 });
-      const t2 = await waitFor(
+      const t2 = await poll(
         async () => (await req('GET', twinUrl(a, d.id), a.auth)).json(),
         (tw) => tw.reported?.['env.fan'] !== undefined,
+        { ms: 10_000 },
       );
       expect(t2.reported['env.fan'].value).toBe(true);
       expect(t2.reported['env.target'].value).toBe(18);
       expect(t2.reported['env.temperature'].value).toBe(22.5);
       // The dropped keys were counted on the device.
-      await waitFor(
+      await poll(
         async () =>
           (await t.database.raw.query<{ n: number }>('select malformed_count::int as n from things where id = $1', [d.id])).rows[0].n,
         (n) => n >= 1,
+        { ms: 10_000 },
       );
     } finally {
       c.end(true);
@@ -106,9 +110,10 @@ describe.skipIf(!!process.env.TEST_MQTT_URL)('digital twins', () => {
     await sim.connect();
     try {
       await sim.model?.report();
-      await waitFor(
+      await poll(
         async () => (await req('GET', twinUrl(a, d.id), a.auth)).json(),
         (tw) => tw.reported?.['env.target']?.value === 20,
+        { ms: 10_000 },
       );
 
       const put = (auth: string, desired: object, tenant = a) => req('PUT', twinUrl(tenant, d.id, '/desired'), auth, { desired });
@@ -134,9 +139,10 @@ describe.skipIf(!!process.env.TEST_MQTT_URL)('digital twins', () => {
       expect(set.json()).toMatchObject({ desired: { 'env.target': 25, 'env.fan': true }, desired_version: 1 });
       expect(set.json().delta).toEqual({ 'env.target': 25, 'env.fan': true });
 
-      const back = await waitFor(
+      const back = await poll(
         async () => (await req('GET', twinUrl(a, d.id), a.auth)).json(),
         (tw) => tw.acked_version === 1 && tw.reported['env.target']?.value === 25,
+        { ms: 10_000 },
       );
       expect(back).toMatchObject({ acked_version: 1, ack_code: 0, delta: {} });
       expect(back.reported['env.fan'].value).toBe(true);
@@ -191,7 +197,7 @@ describe.skipIf(!!process.env.TEST_MQTT_URL)('digital twins', () => {
       await send(c, d.third_things_id, { temperature: 25, fan: false });
       await send(c2, other.third_things_id, { temperature: 35, fan: false }); // not a device of the rule
       await send(c, d.third_things_id, { temperature: 35 }); // becomes true: fires
-      const f = await waitFor(fires, (p) => p.total >= 1);
+      const f = await poll(fires, (p) => p.total >= 1, { ms: 10_000 });
       expect(f.total).toBe(1);
       expect(f.list[0]).toMatchObject({ things_id: d.id, rule_name: 'Too hot', values: { 'env.temperature': 35, 'env.fan': false } });
       // Its actions: the fan is desired on, and an event is in the device's log.

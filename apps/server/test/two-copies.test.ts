@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import type { Database } from '../src/db/client.ts';
 import { openTestDatabase, type TestApp, testConfig } from './helper.ts';
-import { batch, until } from './ingest.helpers.ts';
+import { batch } from './ingest.helpers.ts';
+import { poll } from './poll.ts';
 import { startMosquitto, startS3, tryConnect } from './services.helpers.ts';
 import { makeDevice, makeTenant } from './things.fixtures.ts';
 
@@ -51,7 +52,7 @@ describe('two server copies with Mosquitto dynamic security and an S3 bucket', (
   it('a device added on copy A connects through the broker, and its export made on A downloads from B', async () => {
     const tenant = await makeTenant(a);
     const dev = await makeDevice(a, tenant);
-    const device = await until(
+    const device = await poll(
       () => tryConnect(mosquitto.port, dev.third_things_id, dev.things_key),
       (r) => r.ok,
     );
@@ -61,7 +62,7 @@ describe('two server copies with Mosquitto dynamic security and an S3 bucket', (
       await device.client.publishAsync(upTopic(dev.third_things_id, 'frames'), batch(seq, t0 + seq * 100_000), { qos: 1 });
     device.client.end(true);
     const base = `/v1/data-mgmt/tenants/${tenant.tenantId}/things/${dev.id}`;
-    const page = await until(
+    const page = await poll(
       async () =>
         (
           await b.app.inject({
@@ -71,7 +72,7 @@ describe('two server copies with Mosquitto dynamic security and an S3 bucket', (
           })
         ).json(),
       (p) => p.total === 500,
-      15_000,
+      { ms: 15_000 },
     );
     expect(page.total).toBe(500);
 
@@ -83,10 +84,10 @@ describe('two server copies with Mosquitto dynamic security and an S3 bucket', (
     });
     expect(created.statusCode).toBe(200);
     const id = created.json().id;
-    const done = await until(
+    const done = await poll(
       async () => (await a.app.inject({ method: 'GET', url: `${base}/downloads/${id}`, headers: { authorization: tenant.auth } })).json(),
       (s) => s.status === 3 || s.status === 7,
-      15_000,
+      { ms: 15_000 },
     );
     expect(done.status).toBe(3);
     const file = await b.app.inject({ method: 'GET', url: `${base}/downloads/${id}/file`, headers: { authorization: tenant.auth } });

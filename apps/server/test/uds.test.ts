@@ -3,8 +3,9 @@ import { negativeResponse, Sid } from '@loggerhead/can/uds/uds.ts';
 import { ErrorCodes } from '@loggerhead/contract';
 import { SimulatedEcu } from '@loggerhead/simulator/ecu-sim.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { multipart, remoteDevice, waitFor } from './command.helpers.ts';
+import { multipart, remoteDevice } from './command.helpers.ts';
 import { createTestApp, type TestApp } from './helper.ts';
+import { poll } from './poll.ts';
 import { makeSubUser, makeTenant, publicType, type TenantFixture } from './things.fixtures.ts';
 
 const unlockFile = {
@@ -165,7 +166,7 @@ describe.skipIf(!!process.env.TEST_MQTT_URL)('UDS diagnosis and ECU upgrade thro
       const busy = await post(d.id, '/ecu-upgrade', { transport: { ecu_id: ecuId }, address: 0x8000 });
       expect(busy.statusCode).toBe(409);
       const steps = new Set<string>();
-      const done = await waitFor(
+      const done = await poll(
         async () => {
           const j = (
             await t.app.inject({ method: 'GET', url: url(d.id, `/ecu-upgrade/${job.json().id}`), headers: { authorization: tenant.auth } })
@@ -174,7 +175,7 @@ describe.skipIf(!!process.env.TEST_MQTT_URL)('UDS diagnosis and ECU upgrade thro
           return j;
         },
         (j) => j.state !== 'running',
-        30_000,
+        { ms: 30_000 },
       );
       expect(done).toMatchObject({ state: 'done', progress: 100, reason: null });
       expect(ecu.verified).toBe(true);
@@ -182,13 +183,13 @@ describe.skipIf(!!process.env.TEST_MQTT_URL)('UDS diagnosis and ECU upgrade thro
       expect(steps.has('transfer')).toBe(true);
 
       const bad = await post(d.id, '/ecu-upgrade', { transport: { ecu_id: badEcuId }, address: 0x8000 });
-      const failed = await waitFor(
+      const failed = await poll(
         async () =>
           (
             await t.app.inject({ method: 'GET', url: url(d.id, `/ecu-upgrade/${bad.json().id}`), headers: { authorization: tenant.auth } })
           ).json(),
         (j) => j.state !== 'running',
-        30_000,
+        { ms: 30_000 },
       );
       expect(failed).toMatchObject({ state: 'failed', step: 'security-key', reason: 'security-key: negative response 0x35 invalidKey' });
     } finally {
@@ -204,11 +205,11 @@ describe.skipIf(!!process.env.TEST_MQTT_URL)('UDS diagnosis and ECU upgrade thro
     try {
       const job = (await post(d.id, '/ecu-upgrade', { transport: { ecu_id: ecuId }, address: 0x8000 })).json();
       await post(d.id, `/ecu-upgrade/${job.id}/cancel`, {});
-      const j = await waitFor(
+      const j = await poll(
         async () =>
           (await t.app.inject({ method: 'GET', url: url(d.id, `/ecu-upgrade/${job.id}`), headers: { authorization: tenant.auth } })).json(),
         (x) => x.state !== 'running',
-        30_000,
+        { ms: 30_000 },
       );
       expect(j.state).toBe('cancelled');
       expect(j.reason).toMatch(/^cancelled at /);
@@ -226,13 +227,13 @@ describe.skipIf(!!process.env.TEST_MQTT_URL)('UDS diagnosis and ECU upgrade thro
        select $1, $2, id, firmware_file_id, 3, 'running', 'transfer', gen_random_uuid() from ecus where id = $3 returning id`,
       [tenant.tenantId, d.id, ecuId],
     );
-    const j = await waitFor(
+    const j = await poll(
       async () =>
         (
           await t.app.inject({ method: 'GET', url: url(d.id, `/ecu-upgrade/${rows[0].id}`), headers: { authorization: tenant.auth } })
         ).json(),
       (x) => x.state !== 'running',
-      10_000,
+      { ms: 10_000 },
     );
     expect(j).toMatchObject({ state: 'failed', step: 'transfer', reason: ErrorCodes['job.interrupted'].message });
   });

@@ -41,11 +41,15 @@ async function statements<T>(fn: () => Promise<T>, slowMs = 0): Promise<{ result
 
 const count = (texts: string[], re: RegExp) => texts.filter((s) => re.test(s)).length;
 
-/** Every logger of the fleet at once, as the simulator connects: persistent session, then its downlinks. */
-async function connectAll(ids = fleet): Promise<MqttClient[]> {
+/**
+ * Every logger of the fleet at once, as the simulator connects: persistent session, then its downlinks.
+ * `onMessage` hears each one from before it subscribes: a command may come as soon as it has.
+ */
+async function connectAll(ids = fleet, onMessage?: (deviceId: string, topic: string) => void): Promise<MqttClient[]> {
   return Promise.all(
     ids.map(async (d) => {
       const c = await connectDevice(brokerUrl(t), d.deviceId, 'stormkey', { clean: false, connectTimeout: 30_000 });
+      if (onMessage) c.on('message', (topic) => onMessage(d.deviceId, topic));
       await c.subscribeAsync(downFilter(d.deviceId), { qos: 1 });
       return c;
     }),
@@ -82,13 +86,14 @@ describe('a connection storm', () => {
     });
     expect(queued.statusCode, queued.body).toBe(200);
     const intruder = await makeDevice(t, tenant);
+    const got = new Map<string, string[]>();
 
     const { result: clients, texts } = await statements(async () => {
       const wrong = connectDevice(brokerUrl(t), intruder.third_things_id, 'not-its-key').then(
         () => 'accepted',
         (e: Error) => e.message,
       );
-      const all = await connectAll();
+      const all = await connectAll(fleet, (deviceId, topic) => got.set(deviceId, [...(got.get(deviceId) ?? []), topic]));
       return { all, wrong: await wrong };
     }, 150);
     expect(clients.all).toHaveLength(N);
@@ -103,14 +108,10 @@ describe('a connection storm', () => {
     expect(count(texts, /update things t set is_online/)).toBeLessThanOrEqual(N / 3);
 
     // The waiting command reached its logger, and only it.
-    const got = new Map<string, string[]>();
-    clients.all.forEach((c, i) => {
-      c.on('message', (topic) => got.set(fleet[i].deviceId, [...(got.get(fleet[i].deviceId) ?? []), topic]));
-    });
     await poll(
       async () => got.get(target.deviceId)?.length ?? 0,
       (n) => n > 0,
-      { ms: 10_000 },
+      { ms: 10_000, what: 'the waiting command at its logger' },
     );
     expect([...got.keys()]).toEqual([target.deviceId]);
     expect(got.get(target.deviceId)?.[0]).toMatch(/\/down\/cmd$/);

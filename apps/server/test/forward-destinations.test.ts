@@ -314,9 +314,10 @@ describe('forwarding destinations', () => {
       expect(created.statusCode).toBe(200);
       ruleId = created.json().id as string;
       await replay(t, d, trip(300, T0));
-      const failing = await waitFor(
+      const failing = await poll(
         () => rule(t, a, ruleId as string),
         (x) => x.counters.failed > 0,
+        { ms: 15_000 },
       );
       expect(failing.counters.last_error).toBe(
         `PostgreSQL: the insert into ${schema}.fleet_data took longer than 800 ms (is the table locked?)`,
@@ -325,10 +326,10 @@ describe('forwarding destinations', () => {
       expect(failing.counters.pending).toBeGreaterThan(0);
 
       await locker.query('rollback');
-      const done = await waitFor(
+      const done = await poll(
         () => rule(t, a, ruleId as string),
         (x) => x.counters.pending === 0,
-        30_000,
+        { ms: 30_000 },
       );
       const { rows } = await client.query<{ payload: Forwarded }>(`select payload from ${schema}.fleet_data order by message_id::bigint`);
       expect(

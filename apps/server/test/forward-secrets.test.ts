@@ -5,8 +5,9 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { SecretsKeyError } from '../src/lib/sealed-secrets.ts';
-import { api, drain, type Forwarded, frameTimes, replay, rulesUrl, trip, waitFor } from './forward.helpers.ts';
+import { api, drain, type Forwarded, frameTimes, replay, rulesUrl, trip } from './forward.helpers.ts';
 import { createTestApp, type TestApp, testConfig } from './helper.ts';
+import { poll } from './poll.ts';
 import { makeDevice, makeTenant, type TenantFixture } from './things.fixtures.ts';
 
 /**
@@ -92,9 +93,10 @@ describe('forward destinations: credentials sealed at rest', () => {
     deliveries.length = 0;
     await replay(t, d, trip(300, T0));
     await drain(t);
-    const got = await waitFor(
+    const got = await poll(
       () => deliveries.flatMap((x) => (JSON.parse(x.raw) as { messages: Forwarded[] }).messages),
       (m) => frameTimes(m, d.id).length >= 300,
+      { ms: 15_000 },
     );
     expect(frameTimes(got, d.id)).toEqual(Array.from({ length: 300 }, (_, i) => T0 + i * 1000));
     for (const x of deliveries) {

@@ -1,6 +1,7 @@
 import type { DbcDecoder } from '@loggerhead/can';
 import type { GpsFix } from '@loggerhead/can/protocol/messages.ts';
 import type { CommittedChunks, FrameChunk } from '../ingest/chunk-writer.ts';
+import { LogThrottle } from '../lib/log-throttle.ts';
 import type { RuleRow } from '../modules/alert/rules.repository.ts';
 import { DecoderCache } from '../modules/signals/decoder-cache.ts';
 import type { DecodedFrames, DecodedRow, FrameDemand } from '../modules/signals/signals.events.ts';
@@ -95,7 +96,8 @@ export class RuleEngine {
   private devices = new Map<string, DeviceRuntime>();
   private chain: Promise<void> = Promise.resolve();
   private queued = 0;
-  private behindLoggedAt = 0;
+  /** The "behind" line: once per 10 s, with the count, not a line per dropped batch. */
+  private readonly behind = new LogThrottle();
   /** Batches evaluated and frames-batches dropped under overload, for health and tests. */
   readonly stats = { batches: 0, fixes: 0, edges: 0, dropped: 0 };
 
@@ -190,10 +192,7 @@ export class RuleEngine {
   private enqueue(job: () => Promise<void>) {
     if (this.queued >= MAX_QUEUE) {
       this.stats.dropped++;
-      // Once in a while, with the count: a line per batch would flood the log when it matters most.
-      const now = Date.now();
-      if (now - this.behindLoggedAt >= 10_000) {
-        this.behindLoggedAt = now;
+      if (this.behind.due()) {
         this.log.error({ queued: this.queued, dropped: this.stats.dropped }, 'rule evaluation is behind: batches not evaluated');
       }
       return;

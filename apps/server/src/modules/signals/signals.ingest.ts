@@ -3,6 +3,7 @@ import { FLAG_ERR, FLAG_EXT, FLAG_RTR, forEachFrame } from '@loggerhead/can/prot
 import type { RawSql } from '../../db/client.ts';
 import type { FrameChunk } from '../../ingest/chunk-writer.ts';
 import type { EventBus } from '../../lib/events.ts';
+import { LogThrottle } from '../../lib/log-throttle.ts';
 import type { ChannelPlan, DecoderCache } from './decoder-cache.ts';
 import type { DecodedBatch, DecodedRow, FrameDemand } from './signals.events.ts';
 import type { SignalsRepository } from './signals.repository.ts';
@@ -130,7 +131,8 @@ export class SignalIngest {
   private demand: DemandSource | null = null;
   private prefetchDemand: DemandPrefetch | null = null;
   dropped = 0;
-  private behindLoggedAt = 0;
+  /** The "behind" line: once per 10 s, with the count, not a line per group commit. */
+  private readonly behind = new LogThrottle();
 
   constructor(private readonly deps: IngestDeps) {}
 
@@ -145,12 +147,7 @@ export class SignalIngest {
     const decode = this.queue.length < MAX_QUEUE;
     if (!decode) {
       this.dropped += chunks.length;
-      // Once in a while, with the count: not a line per group commit while it is behind.
-      const now = Date.now();
-      if (now - this.behindLoggedAt >= 10_000) {
-        this.behindLoggedAt = now;
-        this.deps.log.warn({ dropped: this.dropped }, 'signal decoding is behind: batches not decoded');
-      }
+      if (this.behind.due()) this.deps.log.warn({ dropped: this.dropped }, 'signal decoding is behind: batches not decoded');
       if (this.queue.length >= MAX_PASS_ON || !this.deps.events.listenerCount('signals.frames')) return;
     }
     this.queue.push({ chunks, decode });

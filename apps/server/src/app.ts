@@ -140,7 +140,7 @@ function sealingKeyRecord(raw: Database['raw']) {
 
 /** Builds the whole server from a config. Tests call it and use `inject`; `serve` listens. */
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<LoggerheadApp> {
-  const database = opts.database ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir }));
+  const database = opts.database ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, thread: config.pgliteThread }));
   let secrets: Sealer;
   try {
     await migrate(database.raw);

@@ -18,6 +18,11 @@ export interface Config {
   dataDir: string;
   /** PostgreSQL server (`DATABASE_URL`); unset = PGlite in `dataDir/pg`. `memory://` = in-memory PGlite. */
   databaseUrl: string | null;
+  /**
+   * PGlite runs on a worker thread of its own (`PGLITE_THREAD`, on), beside the server's thread
+   * instead of on it; off runs it on the server's thread (to compare the two).
+   */
+  pgliteThread: boolean;
   /** External broker (`MQTT_URL`); unset = embedded aedes broker. */
   mqttUrl: string | null;
   /**
@@ -259,6 +264,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     mqttMaxConnections: positiveInt(env, 'MQTT_MAX_CONNECTIONS', 20_000),
     dataDir,
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:', 'memory:']),
+    pgliteThread: bool(env, 'PGLITE_THREAD', true),
     mqttUrl,
     mqttDynsec,
     brokerAuthSecret: brokerAuthSecret(env),

@@ -138,7 +138,7 @@ export async function readTemplateState(raw: Database['raw']): Promise<TemplateS
  * False when it cannot be (closed, or the test changed the schema): the database is then dropped.
  */
 export async function resetToTemplate(database: Database): Promise<boolean> {
-  if (!database.pglite || database.pglite.closed) return false;
+  if (database.kind !== 'pglite' || database.closed) return false;
   try {
     const raw = database.raw;
     templateState ??= (async () => {

@@ -21,7 +21,7 @@ describe('test databases', () => {
   it('a used PGlite database is put back exactly as the template left it; a server database is not reused', async () => {
     const { database, drop } = await openTestDatabase();
     try {
-      if (!database.pglite) {
+      if (database.kind !== 'pglite') {
         // On a PostgreSQL server each file gets a new database copied from the template, dropped after.
         expect(await resetToTemplate(database)).toBe(false);
         return;

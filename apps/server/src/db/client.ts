@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import { openPgliteThread } from './pglite-thread.ts';
 
 /** The SQL surface both drivers provide; every query (repositories, migrations) goes through it. */
 export interface RawSql {
@@ -14,25 +15,30 @@ export interface RawSql {
 
 export interface Database {
   kind: 'pglite' | 'postgres';
-  /** The embedded engine itself (PGlite only). */
-  pglite?: PGlite;
   raw: RawSql;
+  /** True once closed (or, on the embedded database's own thread, once that thread has stopped). */
+  readonly closed: boolean;
+  /** The whole database as one tar image (PGlite only). */
+  dump?: () => Promise<Blob>;
   ping(): Promise<boolean>;
   close(): Promise<void>;
 }
 
-export async function openDatabase(opts: { url: string | null; dataDir: string; loadDataDir?: Blob }): Promise<Database> {
+/**
+ * A PostgreSQL server when `url` names one; otherwise PGlite, in `dataDir/pg` (or in memory for
+ * `memory://`), on a worker thread of its own unless `thread` is false (pglite-thread.ts).
+ */
+export async function openDatabase(opts: { url: string | null; dataDir: string; loadDataDir?: Blob; thread?: boolean }): Promise<Database> {
   if (opts.url && !opts.url.startsWith('memory:')) return openPostgres(opts.url);
   const dir = opts.url ? undefined : path.join(opts.dataDir, 'pg');
   if (dir) fs.mkdirSync(dir, { recursive: true });
-  return openPglite(dir, opts.loadDataDir);
+  return opts.thread === false ? openPglite(dir, opts.loadDataDir) : openPgliteThread(dir, opts.loadDataDir);
 }
 
 /** A PGlite database as one tar image (tests copy a migrated template instead of migrating each time). */
 export async function dumpPglite(database: Database): Promise<Blob> {
-  const client = database.pglite;
-  if (!client) throw new Error('not a PGlite database');
-  return client.dumpDataDir('none');
+  if (!database.dump) throw new Error('not a PGlite database');
+  return database.dump();
 }
 
 async function openPglite(dir: string | undefined, loadDataDir?: Blob): Promise<Database> {
@@ -51,8 +57,11 @@ async function openPglite(dir: string | undefined, loadDataDir?: Blob): Promise<
   });
   return {
     kind: 'pglite',
-    pglite: client,
     raw: wrap(client),
+    get closed() {
+      return client.closed;
+    },
+    dump: () => client.dumpDataDir('none'),
     async ping() {
       try {
         await client.query('select 1');
@@ -120,6 +129,9 @@ async function openPostgres(url: string): Promise<Database> {
   return {
     kind: 'postgres',
     raw,
+    get closed() {
+      return pool.ended;
+    },
     async ping() {
       try {
         await pool.query('select 1');

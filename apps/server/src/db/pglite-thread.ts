@@ -45,7 +45,7 @@ function wasmModules() {
  * The embedded database in a worker thread of its own (`pglite-thread.worker.mjs`), behind the same
  * `Database` surface as PGlite on this thread. PGlite runs PostgreSQL as WebAssembly on the thread that
  * calls it: a fleet's group commits took half of the server's one thread, beside every MQTT packet and
- * HTTP request. On its own thread the two run on two cores (docs/decisions/0191-pglite-thread.md).
+ * HTTP request. On its own thread the two run on two cores (docs/decisions/0193-pglite-thread.md).
  *
  * Queries and their rows cross the boundary by structured clone (Dates, typed arrays and bigints as
  * they are). A transaction is begun in the thread and held open there, PGlite's transaction lock with

@@ -19,6 +19,8 @@
  *               shared subscription; per device count it prints offered msgs/s, Mosquitto's
  *               acknowledged/s, stored/s (rows of frame_chunks over the time until the last is
  *               stored) and the lag from the last acknowledgement to the last row stored.
+ *   --pglite-thread off   PGlite on the server's thread instead of its own (PGLITE_THREAD=false):
+ *               the figure before the embedded database had a thread of its own
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -40,6 +42,7 @@ const { values: args } = parseArgs({
     idle: { type: 'string', default: '0' },
     storm: { type: 'string', default: '0' },
     external: { type: 'string', default: '' },
+    'pglite-thread': { type: 'string', default: 'on' },
   },
 });
 const COUNTS = args.devices.split(',').map(Number);
@@ -109,7 +112,8 @@ const mqPort = mosquitto.port;
 
 // The copies of the external path share this server's database, so its key too.
 const secretsKey = randomBytes(32);
-const config = benchConfig({ dataDir, databaseUrl }, { secretsKey });
+if (!['on', 'off'].includes(args['pglite-thread'])) throw new Error('--pglite-thread takes on or off');
+const config = benchConfig({ dataDir, databaseUrl }, { secretsKey, pgliteThread: args['pglite-thread'] === 'on' });
 const app = await buildApp(config, { logger: false });
 await app.ready();
 const raw = app.ctx.database.raw;
@@ -191,7 +195,7 @@ const stored = async () =>
   Number((await raw.query<{ n: string }>('select count(*) as n from frame_chunks where tenant_id = $1', [tenant])).rows[0].n);
 
 console.log(
-  `fleet: ${RATE} frames/s per device in 10 batches of ${RATE / 10} frames; ${SECONDS} s per run; database: ${app.ctx.database.kind === 'pglite' ? 'PGlite' : 'PostgreSQL server'}`,
+  `fleet: ${RATE} frames/s per device in 10 batches of ${RATE / 10} frames; ${SECONDS} s per run; database: ${app.ctx.database.kind === 'pglite' ? `PGlite (${config.pgliteThread ? 'its own thread' : "on the server's thread"})` : 'PostgreSQL server'}`,
 );
 console.log(`machine: ${os.cpus().length} CPUs, shared: the load average (1, 5, 15 min) is printed beside each row; now ${load()}`);
 // Warm-up: JIT, partitions, pools.

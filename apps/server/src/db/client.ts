@@ -16,6 +16,11 @@ export interface RawSql {
 export interface Database {
   kind: 'pglite' | 'postgres';
   raw: RawSql;
+  /**
+   * Its statements run off the server's thread (a PostgreSQL server; PGlite on its own thread), so
+   * work here goes on while the database works: two group commits may be in flight.
+   */
+  offThread: boolean;
   /** True once closed (or, on the embedded database's own thread, once that thread has stopped). */
   readonly closed: boolean;
   /** The whole database as one tar image (PGlite only). */
@@ -57,6 +62,7 @@ async function openPglite(dir: string | undefined, loadDataDir?: Blob): Promise<
   });
   return {
     kind: 'pglite',
+    offThread: false,
     raw: wrap(client),
     get closed() {
       return client.closed;
@@ -128,6 +134,7 @@ async function openPostgres(url: string): Promise<Database> {
   await pool.query('select 1');
   return {
     kind: 'postgres',
+    offThread: true,
     raw,
     get closed() {
       return pool.ended;

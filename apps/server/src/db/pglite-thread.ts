@@ -22,7 +22,11 @@ function rebuild(fields: Record<string, unknown>): Error {
   return e;
 }
 
-let compiled: Promise<{ pglite: WebAssembly.Module; initdb: WebAssembly.Module }> | null = null;
+/** A compiled WebAssembly module, only handed on to the thread (the server's libs do not type WebAssembly). */
+type WasmModule = object;
+declare const WebAssembly: { compile(bytes: Uint8Array): Promise<WasmModule> };
+
+let compiled: Promise<{ pglite: WasmModule; initdb: WasmModule }> | null = null;
 
 /**
  * PGlite's WebAssembly, compiled once per process and handed to each thread: a thread compiling its
@@ -148,6 +152,7 @@ export async function openPgliteThread(dir: string | undefined, image?: Blob): P
   const raw = sql(undefined, 0);
   return {
     kind: 'pglite',
+    offThread: true,
     raw,
     get closed() {
       return failure !== null;

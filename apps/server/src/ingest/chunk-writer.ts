@@ -83,8 +83,9 @@ export class ChunkWriter extends EventEmitter<{ committed: [FrameChunk[]] }> {
       maxRows?: number;
       maxBytes?: number;
       /**
-       * Group commits in flight at once. A PostgreSQL server commits one group while the next is
-       * written (2); PGlite runs one statement at a time on this thread, so a second would only wait (1).
+       * Group commits in flight at once. A database off the server's thread (a PostgreSQL server,
+       * PGlite on its own thread) commits one group while this thread prepares the next (2); PGlite on
+       * this thread runs one statement at a time here, so a second would only wait (1).
        */
       concurrency?: number;
       log?: { error: (o: object, m: string) => void };

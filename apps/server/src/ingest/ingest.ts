@@ -55,7 +55,7 @@ export function deploymentId(config: Pick<Config, 'databaseUrl' | 'dataDir'>): s
 export async function createIngest(opts: { config: Config; database: Database; events: EventBus; log: Log }): Promise<Ingest> {
   const { config, database, events, log } = opts;
   const raw = database.raw;
-  const writer = new ChunkWriter(raw, { concurrency: database.kind === 'pglite' ? 1 : 2, log });
+  const writer = new ChunkWriter(raw, { concurrency: database.offThread ? 2 : 1, log });
   const devices = new DeviceDirectory(raw, log);
   const traffic = new TrafficCounter(raw, { log });
   const pipeline = new UplinkPipeline(raw, writer, devices, traffic);

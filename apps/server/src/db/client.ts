@@ -29,6 +29,16 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/** Whether the database answers a trivial statement (the health check's `ping`). */
+export async function answers(db: { query(text: string): Promise<unknown> }): Promise<boolean> {
+  try {
+    await db.query('select 1');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * A PostgreSQL server when `url` names one; otherwise PGlite, in `dataDir/pg` (or in memory for
  * `memory://`), on a worker thread of its own unless `thread` is false (pglite-thread.ts).
@@ -68,14 +78,7 @@ async function openPglite(dir: string | undefined, loadDataDir?: Blob): Promise<
       return client.closed;
     },
     dump: () => client.dumpDataDir('none'),
-    async ping() {
-      try {
-        await client.query('select 1');
-        return true;
-      } catch {
-        return false;
-      }
-    },
+    ping: () => answers(client),
     async close() {
       if (!client.closed) await client.close();
     },
@@ -139,14 +142,7 @@ async function openPostgres(url: string): Promise<Database> {
     get closed() {
       return pool.ended;
     },
-    async ping() {
-      try {
-        await pool.query('select 1');
-        return true;
-      } catch {
-        return false;
-      }
-    },
+    ping: () => answers(pool),
     close: () => pool.end(),
   };
 }

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { Database, RawSql } from './client.ts';
+import { answers, type Database, type RawSql } from './client.ts';
 
 interface Reply {
   id: number;
@@ -160,14 +160,7 @@ export async function openPgliteThread(dir: string | undefined, image?: Blob): P
     async dump() {
       return new Blob([(await call({ op: 'dump' })) as ArrayBuffer]);
     },
-    async ping() {
-      try {
-        await raw.query('select 1');
-        return true;
-      } catch {
-        return false;
-      }
-    },
+    ping: () => answers(raw),
     async close() {
       if (failure) return;
       await call({ op: 'close' }).catch(() => {});

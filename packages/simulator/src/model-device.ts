@@ -85,7 +85,9 @@ export class ModelDevice {
     });
     const twinKind = childId ? `sub/${childId}/twin` : 'twin';
     device.downlinkHandlers.push((topic, payload) => {
-      if (parseTopic(topic)?.kind === twinKind) void this.onDesired(payload);
+      // A reply that cannot go out (the client is disconnecting) is lost as on a real link: the
+      // server's request times out. It must not end the process as an unhandled rejection.
+      if (parseTopic(topic)?.kind === twinKind) void this.onDesired(payload).catch(() => {});
     });
   }
 

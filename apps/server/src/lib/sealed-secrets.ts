@@ -66,9 +66,9 @@ export function sealer(key: Buffer): Sealer {
     seal(text) {
       if (isSealed(text)) return text;
       const iv = randomBytes(IV_BYTES);
-      const c = createCipheriv('aes-256-gcm', k, iv);
-      const data = Buffer.concat([c.update(text, 'utf8'), c.final()]);
-      return `${SEALED_PREFIX}${iv.toString('base64')}:${c.getAuthTag().toString('base64')}:${data.toString('base64')}`;
+      const cipher = createCipheriv('aes-256-gcm', k, iv);
+      const data = Buffer.concat([cipher.update(text, 'utf8'), cipher.final()]);
+      return `${SEALED_PREFIX}${iv.toString('base64')}:${cipher.getAuthTag().toString('base64')}:${data.toString('base64')}`;
     },
     open(text) {
       if (!isSealed(text)) return text;

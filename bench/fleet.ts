@@ -11,7 +11,8 @@
  * be shared.
  *
  * Options: --devices 500,1000,2000  --seconds 10  --mosquitto /usr/sbin/mosquitto
- *   --idle N    also connect N idle loggers at once and print the server's memory per connection
+ *   --idle N    also hold N/2, then N idle loggers and print the server's memory per connection
+ *               (the slope between the two holds)
  *   --storm N   also connect N loggers at once (a server restart) and print how long until all are in
  *   --external 1,2  also the external-broker path (needs BENCH_DATABASE_URL): a Mosquitto of its
  *               own takes the fleet and 1, then 2 server copies (`loggerhead serve` processes with
@@ -198,6 +199,39 @@ console.log(
   `fleet: ${RATE} frames/s per device in 10 batches of ${RATE / 10} frames; ${SECONDS} s per run; database: ${app.ctx.database.kind === 'pglite' ? `PGlite (${config.pgliteThread ? 'its own thread' : "on the server's thread"})` : 'PostgreSQL server'}`,
 );
 console.log(`machine: ${os.cpus().length} CPUs, shared: the load average (1, 5, 15 min) is printed beside each row; now ${load()}`);
+/** The server's memory once garbage is collected: RSS, and JS heap with its buffers. */
+const settle = async () => {
+  for (let i = 0; i < 3; i++) {
+    gc();
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const m = process.memoryUsage();
+  return { rss: m.rss, heap: m.heapUsed + m.external + m.arrayBuffers };
+};
+
+// Memory per idle connection is the slope between two holds, half the loggers and then all of them,
+// each measured while held. A difference from a base taken with no logger connected is not: the
+// process returns memory freed earlier (start-up, the runs' garbage) to the system while the loggers
+// are held, and that difference came out negative.
+if (IDLE) {
+  const held = async (n: number) => {
+    let m = { rss: 0, heap: 0 };
+    const r = await hold(lhBroker, n, async () => {
+      await new Promise((res) => setTimeout(res, 1000));
+      m = await settle();
+    });
+    return { r, m };
+  };
+  const half = await held(Math.ceil(IDLE / 2));
+  const all = await held(IDLE);
+  const extra = Math.max(1, all.r.connected - half.r.connected);
+  const per = (b: number) => `${(b / extra / 1024).toFixed(1)} KB`;
+  console.log('');
+  console.log(
+    `idle connections: ${fmt(all.r.connected)} loggers held by the embedded broker (${all.r.failed} failed), against ${fmt(half.r.connected)}: ${per(all.m.rss - half.m.rss)} RSS, ${per(all.m.heap - half.m.heap)} JS heap and buffers per connection (goal ≤ 20 KB); load ${load()}`,
+  );
+}
+
 // Warm-up: JIT, partitions, pools.
 await simulate(lhBroker, ['--devices', '100', '--duration', '2']);
 
@@ -241,30 +275,6 @@ async function hold(broker: string, n: number, during: () => Promise<void>): Pro
   });
   await measured;
   return r;
-}
-
-/** The server's memory once garbage is collected: RSS, and JS heap with its buffers. */
-const settle = async () => {
-  for (let i = 0; i < 3; i++) {
-    gc();
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  const m = process.memoryUsage();
-  return { rss: m.rss, heap: m.heapUsed + m.external + m.arrayBuffers };
-};
-
-if (IDLE) {
-  const base = await settle();
-  let held = base;
-  const r = await hold(lhBroker, IDLE, async () => {
-    await new Promise((res) => setTimeout(res, 1000));
-    held = await settle();
-  });
-  const per = (b: number) => `${(b / Math.max(1, r.connected) / 1024).toFixed(1)} KB`;
-  console.log('');
-  console.log(
-    `idle connections: ${fmt(r.connected)} loggers held by the embedded broker (${r.failed} failed): ${per(held.rss - base.rss)} RSS, ${per(held.heap - base.heap)} JS heap and buffers per connection (goal ≤ 20 KB); load ${load()}`,
-  );
 }
 
 if (STORM) {

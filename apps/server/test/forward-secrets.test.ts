@@ -79,6 +79,11 @@ describe('forward destinations: credentials sealed at rest', () => {
     expect(created.statusCode).toBe(200);
     const r = created.json();
     expect(r.destination).toMatchObject({ kind: 'http', secret: '******', headers: { 'x-token': '******' } });
+    // The URL's token is a credential too: a read shows the URL with its query values masked.
+    expect(r.destination.url).toBe(`http://127.0.0.1:${port}/hook?access_token=******`);
+    const listed = (await req('GET', rulesUrl(a), a.auth)).body;
+    expect(listed).toContain('sealed-webhook');
+    expect(listed).not.toContain(URL_TOKEN);
 
     const stored = await rawDestination(r.id);
     for (const plain of [SECRET, HEADER_TOKEN, URL_TOKEN]) expect(stored).not.toContain(plain);
@@ -120,6 +125,7 @@ describe('forward destinations: credentials sealed at rest', () => {
     expect(deliveries).toHaveLength(1);
     expect(deliveries[0].signature).toBe(sign(SECRET, deliveries[0].raw));
     expect(deliveries[0].token).toBe(HEADER_TOKEN);
+    expect(deliveries[0].url).toBe(`/hook?access_token=${URL_TOKEN}`);
     await req('DELETE', rulesUrl(a, `/${r.id}`), a.auth);
   });
 

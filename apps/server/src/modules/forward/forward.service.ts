@@ -23,21 +23,74 @@ export interface ForwardDeps {
   maxPending: number;
 }
 
-/** A destination as a read shows it: secrets, header values and a URL's password masked. */
+/**
+ * A path segment that looks like a credential (a webhook whose path is its key, as Slack's, Teams'
+ * or a Zapier hook): 16 or more letters, digits and `-_.~`, with letters and digits both.
+ */
+const TOKEN_SEGMENT = /^(?=.*[A-Za-z])(?=.*\d)[\w.~-]{16,}$/;
+
+/**
+ * A URL as a read shows it: its password, every query value (`?access_token=`, `?key=`, `?sig=`: a
+ * query is where a webhook's credential most often is) and each path segment that looks like a token
+ * masked. Scheme, host, port, user and the other path segments stay readable.
+ */
+export function maskUrl(url: string): string {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return SECRET_MASK; // not a URL: nothing of it is shown
+  }
+  if (u.password) u.password = SECRET_MASK;
+  // Every value, repeated names included (one mask per value, in their order).
+  if (u.search) u.search = new URLSearchParams([...u.searchParams.keys()].map((k) => [k, SECRET_MASK])).toString();
+  u.pathname = u.pathname
+    .split('/')
+    .map((seg) => (TOKEN_SEGMENT.test(decodeURIComponent(seg)) ? SECRET_MASK : seg))
+    .join('/');
+  return u.toString();
+}
+
+/**
+ * The URL an update means: each masked part (password, query value, path segment) taken from the
+ * stored URL, the rest as sent. A masked part the stored URL has not at the same place (another
+ * number of path segments, a new query name) is kept as sent.
+ */
+export function unmaskUrl(next: string, stored: string): string {
+  let u: URL;
+  let s: URL;
+  try {
+    u = new URL(next);
+    s = new URL(stored);
+  } catch {
+    return next === SECRET_MASK ? stored : next;
+  }
+  if (decodeURIComponent(u.password) === SECRET_MASK) u.password = s.password;
+  // The n-th value of a name takes the stored URL's n-th value of that name; the order is kept.
+  if ([...u.searchParams.values()].includes(SECRET_MASK)) {
+    const seen = new Map<string, number>();
+    const entries = [...u.searchParams].map(([k, v]) => {
+      const i = seen.get(k) ?? 0;
+      seen.set(k, i + 1);
+      const old = s.searchParams.getAll(k)[i];
+      return [k, v === SECRET_MASK && old !== undefined ? old : v];
+    });
+    u.search = new URLSearchParams(entries).toString();
+  }
+  const segs = u.pathname.split('/');
+  const oldSegs = s.pathname.split('/');
+  if (segs.length === oldSegs.length)
+    u.pathname = segs.map((seg, i) => (decodeURIComponent(seg) === SECRET_MASK ? oldSegs[i] : seg)).join('/');
+  return u.toString();
+}
+
+/** A destination as a read shows it: secrets, header values and a URL's credentials masked. */
 export function maskDestination(d: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...d };
   for (const f of SECRET_FIELDS) if (typeof out[f] === 'string' && out[f]) out[f] = SECRET_MASK;
   if (out.headers && typeof out.headers === 'object')
     out.headers = Object.fromEntries(Object.keys(out.headers as object).map((k) => [k, SECRET_MASK]));
-  if (typeof out.url === 'string') {
-    try {
-      const u = new URL(out.url);
-      if (u.password) {
-        u.password = SECRET_MASK;
-        out.url = u.toString();
-      }
-    } catch {}
-  }
+  if (typeof out.url === 'string') out.url = maskUrl(out.url);
   return out;
 }
 
@@ -52,15 +105,7 @@ export function unmaskDestination(next: ForwardDestination, stored: Record<strin
       Object.entries(out.headers as Record<string, string>).map(([k, v]) => [k, v === SECRET_MASK ? old[k] : v]),
     );
   }
-  if (typeof out.url === 'string' && typeof stored.url === 'string') {
-    try {
-      const u = new URL(out.url);
-      if (decodeURIComponent(u.password) === SECRET_MASK) {
-        u.password = new URL(stored.url).password;
-        out.url = u.toString();
-      }
-    } catch {}
-  }
+  if (typeof out.url === 'string' && typeof stored.url === 'string') out.url = unmaskUrl(out.url, stored.url);
   return ForwardDestinationSchema.parse(out);
 }
 

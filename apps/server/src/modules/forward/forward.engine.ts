@@ -515,7 +515,11 @@ export class ForwardEngine {
     loop();
   }
 
-  /** Resolves when the buffer is written and no rule has sendable messages left (tests). */
+  /**
+   * Resolves when the buffer is written and no rule has sendable messages left (tests); throws when
+   * that has not happened within `ms` (a destination that keeps failing never drains: wait for its
+   * counters instead).
+   */
   async drain(ms = 10_000): Promise<void> {
     const end = Date.now() + ms;
     for (;;) {
@@ -527,7 +531,8 @@ export class ForwardEngine {
         const head = await this.repo.head(r.id, ROUND);
         if (head.some((h) => new Date(h.next_at).getTime() <= this.now())) sendable = true;
       }
-      if ((!sendable && !this.buffer.length) || Date.now() > end) return;
+      if (!sendable && !this.buffer.length) return;
+      if (Date.now() > end) throw new Error(`forwarding did not drain within ${ms} ms`);
       await new Promise((r) => setTimeout(r, 20));
     }
   }

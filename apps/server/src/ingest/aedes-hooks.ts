@@ -1,5 +1,6 @@
 import { parseTopic, TOPIC_ROOT } from '@loggerhead/can/protocol/topics.ts';
 import type { Aedes, Client, PublishPacket } from 'aedes';
+import { InOrder } from '../lib/in-order.ts';
 import { isOverCeiling } from './broker.ts';
 import { deviceMayConnect, deviceMaySubscribe } from './device-acl.ts';
 import type { DeviceDirectory, DeviceIdentity } from './device-directory.ts';
@@ -9,28 +10,16 @@ import type { UplinkPipeline } from './uplink-pipeline.ts';
 /** The MQTT packet cap (1 MiB): a larger packet closes the connection before it is buffered. */
 export const MAX_PACKET_BYTES = 1024 * 1024;
 
-/** An uplink waiting for its turn to be acknowledged. */
-interface PendingAck {
-  settled: boolean;
-  err: Error | null;
-  done: (err: Error | null) => void;
-}
-
 type DeviceClient = Client & {
   device?: DeviceIdentity;
   /** `lh/v1/{device}/up/`: the topics this client's uplinks are stored from. */
   upPrefix?: string;
-  /** Its uplinks in the order they came, each acknowledged once it and those before it settled. */
-  acks?: PendingAck[];
+  /** Its uplinks' aedes callbacks in the order they came, each called once it and those before it settled. */
+  acks?: InOrder<(err: Error | null) => void>;
 };
 
-/** Hands settled uplinks at the head of the queue to aedes, which writes their PUBACKs in that order. */
-function releaseAcks(q: PendingAck[]) {
-  let n = 0;
-  while (n < q.length && q[n].settled) n++;
-  if (!n) return;
-  for (const p of q.splice(0, n)) p.done(p.err);
-}
+/** Calls aedes's callback of an uplink, which writes its PUBACK (or, with an error, none). */
+const callBack = (done: (err: Error | null) => void, err: unknown) => done(err as Error | null);
 
 interface Log {
   warn: (o: object, m: string) => void;
@@ -82,7 +71,7 @@ export function attachDeviceHooks(aedes: Aedes, deps: { devices: DeviceDirectory
         }
         (client as DeviceClient).device = device;
         (client as DeviceClient).upPrefix = `${TOPIC_ROOT}/${device.deviceId}/up/`;
-        (client as DeviceClient).acks = [];
+        (client as DeviceClient).acks = new InOrder(callBack);
         done(null, true);
       })
       .catch((err) => {
@@ -113,20 +102,16 @@ export function attachDeviceHooks(aedes: Aedes, deps: { devices: DeviceDirectory
     const work = pipeline.handle(device, packet.topic.slice(prefix.length), packet.topic, packet.payload as Buffer);
     // PUBACKs of one client leave in the order its PUBLISHes came, each after its own commit: a
     // queue per client, released from its head (one settled-callback per uplink, no promise chain).
-    const pending: PendingAck = { settled: false, err: null, done };
-    const q = c?.acks ?? [];
-    q.push(pending);
+    const dc = c as DeviceClient; // it has a device, so it is a client
+    dc.acks ??= new InOrder(callBack);
+    const q = dc.acks;
+    const pending = q.add(done);
     work.then(
-      () => {
-        pending.settled = true;
-        releaseAcks(q);
-      },
+      () => q.settle(pending),
       (err) => {
         // Not stored: no PUBACK; the client is disconnected and re-sends after reconnecting.
         log.error({ err, deviceId: device.deviceId }, 'uplink not stored');
-        pending.err = err instanceof Error ? err : new Error(String(err));
-        pending.settled = true;
-        releaseAcks(q);
+        q.settle(pending, err instanceof Error ? err : new Error(String(err)));
       },
     );
   };

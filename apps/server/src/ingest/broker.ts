@@ -2,6 +2,7 @@ import net from 'node:net';
 import type { Aedes } from 'aedes';
 import mqtt, { type MqttClient } from 'mqtt';
 import mqttPacket from 'mqtt-packet';
+import { InOrder, type InOrderEntry } from '../lib/in-order.ts';
 
 /**
  * The device transport: an embedded aedes broker (default) or a client of an
@@ -137,7 +138,10 @@ const HELD = new Error('acknowledged by the window');
  */
 class AckWindow {
   /** Messages not yet acknowledged, in arrival order (QoS 0 ones hold a place but get no PUBACK). */
-  private readonly unacked: { messageId: number | null; settled: boolean }[] = [];
+  private readonly unacked = new InOrder<number | null>((messageId) => {
+    if (messageId !== null && !this.failed && this.stream.writable)
+      mqttPacket.writeToStream({ cmd: 'puback', messageId, reasonCode: 0 }, this.stream, { protocolVersion: this.protocolVersion });
+  });
   /** Messages whose processing has not settled. */
   private running = 0;
   private waiting: (() => void) | null = null;
@@ -152,14 +156,10 @@ class AckWindow {
 
   /** Takes a message in; `next` lets mqtt.js read the following packet, at once or when there is room. */
   admit(messageId: number | null, work: Promise<unknown>, next: () => void, fail: (err: unknown) => void) {
-    const entry = { messageId, settled: false };
-    this.unacked.push(entry);
+    const entry = this.unacked.add(messageId);
     this.running++;
     work.then(
-      () => {
-        entry.settled = true;
-        this.settled();
-      },
+      () => this.settled(entry),
       (err) => {
         if (!this.failed) {
           this.failed = true;
@@ -167,20 +167,17 @@ class AckWindow {
           // Not acknowledged: drop the connection so the broker re-delivers it and everything after it.
           this.stream.destroy();
         }
-        this.settled();
+        this.settled(entry);
       },
     );
     if (this.unacked.length < this.limit) next();
     else this.waiting = next; // full: the connection is not read until a PUBACK leaves
   }
 
-  private settled() {
+  private settled(entry: InOrderEntry<number | null>) {
     this.running--;
-    while (!this.failed && this.unacked[0]?.settled) {
-      const { messageId } = this.unacked.shift() as { messageId: number | null };
-      if (messageId !== null && this.stream.writable)
-        mqttPacket.writeToStream({ cmd: 'puback', messageId, reasonCode: 0 }, this.stream, { protocolVersion: this.protocolVersion });
-    }
+    // After a failure nothing is acknowledged any more (the release writes no PUBACK).
+    this.unacked.settle(entry);
     // After a failure mqtt.js discards what it still holds of this connection.
     if (this.waiting && (this.failed || this.unacked.length < this.limit)) {
       const next = this.waiting;

@@ -43,7 +43,7 @@ export function maskUrl(url: string): string {
   }
   if (u.password) u.password = SECRET_MASK;
   // Every value, repeated names included (one mask per value, in their order).
-  if (u.search) u.search = new URLSearchParams([...u.searchParams.keys()].map((k) => [k, SECRET_MASK])).toString();
+  if (u.search) u.search = new URLSearchParams([...u.searchParams.keys()].map((k): [string, string] => [k, SECRET_MASK])).toString();
   u.pathname = u.pathname
     .split('/')
     .map((seg) => (TOKEN_SEGMENT.test(decodeURIComponent(seg)) ? SECRET_MASK : seg))
@@ -69,7 +69,7 @@ export function unmaskUrl(next: string, stored: string): string {
   // The n-th value of a name takes the stored URL's n-th value of that name; the order is kept.
   if ([...u.searchParams.values()].includes(SECRET_MASK)) {
     const seen = new Map<string, number>();
-    const entries = [...u.searchParams].map(([k, v]) => {
+    const entries = [...u.searchParams].map(([k, v]): [string, string] => {
       const i = seen.get(k) ?? 0;
       seen.set(k, i + 1);
       const old = s.searchParams.getAll(k)[i];

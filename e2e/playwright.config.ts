@@ -3,7 +3,9 @@ import { ENV } from './support/env.ts';
 
 /**
  * Browser tests against the real server (started by global setup) and Debian's
- * Chromium. Run from the repository root with `npm run test:e2e` (builds the console first).
+ * Chromium. Run from the repository root with `npm run test:e2e` (builds the console first), which
+ * runs this configuration twice side by side on halves of the spec files (`run.mjs`, lanes): each
+ * run has its own server and one worker.
  */
 export default defineConfig({
   testDir: './tests',
@@ -18,7 +20,10 @@ export default defineConfig({
   timeout: 60_000,
   // Generous: the machine running the suite is often busy (two cores shared with builds and other tests).
   expect: { timeout: 15_000 },
-  reporter: process.env.CI ? [['list'], ['html', { open: 'never', outputFolder: './artifacts/report' }]] : [['list']],
+  // A lane of `run.mjs` (two Playwright runs side by side) writes its report beside the other's.
+  reporter: process.env.CI
+    ? [['list'], ['html', { open: 'never', outputFolder: `./artifacts/report${process.env.E2E_LANE ? `-${process.env.E2E_LANE}` : ''}` }]]
+    : [['list']],
   use: {
     // Workers read the address global setup published (they start after it ran).
     baseURL: process.env[ENV.url],

@@ -107,6 +107,38 @@ describe.skipIf(!!process.env.TEST_MQTT_URL)('gateways and children', () => {
       expect(sim.children[0].state.meter.limit).toBe(10);
       expect((await twin(kids[0].id)).reported['meter.limit'].value).toBe(10);
 
+      // An edge rule for a child goes down through the gateway and the child answers through it:
+      // accepted, and held by that child only.
+      const rule = (
+        await req('POST', `/alert-mgmt/tenants/${a.tenantId}/edge-computing-rules`, a.auth, {
+          name: 'Reading filter',
+          info_model_id: modelId,
+          kind: 'filter',
+          field: 'meter.reading',
+          threshold: 1000,
+        })
+      ).json();
+      const issued = await req('POST', `/alert-mgmt/tenants/${a.tenantId}/edge-computing-rules/${rule.id}/issuance`, a.auth, {
+        things_ids: [kids[2].id],
+        timeout_ms: 5000,
+      });
+      expect(issued.json().issued).toBe(1);
+      const issuance = await poll(
+        async () =>
+          (
+            await req(
+              'GET',
+              `/alert-mgmt/tenants/${a.tenantId}/edge-computing-rules/issuances?rule_id=${rule.id}&things_id=${kids[2].id}`,
+              a.auth,
+            )
+          ).json(),
+        (p) => ['accepted', 'rejected', 'timeout'].includes(p.list[0]?.state),
+        { ms: 10_000 },
+      );
+      expect(issuance.list[0]).toMatchObject({ state: 'accepted', code: 0, command_state: 'answered' });
+      expect(sim.children[2].edge.held.get(rule.id)?.rule).toMatchObject({ field: 'meter.reading', threshold: 1000 });
+      expect(sim.children[0].edge.held.size).toBe(0);
+
       // A device that is not its child: refused (and counted on the gateway), nothing stored under it.
       await sim.device.client?.publishAsync(
         childUpTopic(gw.third_things_id, stranger.third_things_id, 'telemetry'),

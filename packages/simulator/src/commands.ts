@@ -1,4 +1,4 @@
-import { parseTopic, upTopic } from '@loggerhead/can/protocol/topics.ts';
+import { childUpTopic, parseTopic, upTopic } from '@loggerhead/can/protocol/topics.ts';
 import type { LoggerDevice } from './logger-device.ts';
 
 /** The spec §7 envelope as the device receives it on `down/cmd`. */
@@ -38,6 +38,8 @@ export const DeviceCodes = {
  * The remote-operations side of a simulated logger: takes commands from `down/cmd`, runs the
  * handler of the operation and answers on `up/resp` with the same correlation id. A command seen
  * before (a QoS 1 re-delivery) is not run twice; one past its `expires_at` is dropped unanswered.
+ * With `childId` it is the agent of a gateway's child: its commands come on the gateway's
+ * `down/sub/{child}/cmd` and its answers go on `up/sub/{child}/resp` (docs/device-protocol.md).
  */
 export class DeviceAgent {
   readonly handlers = new Map<string, OperationHandler>();
@@ -47,7 +49,13 @@ export class DeviceAgent {
   private readonly seen = new Set<string>();
   private chain: Promise<unknown> = Promise.resolve();
 
-  constructor(readonly device: LoggerDevice) {
+  private readonly cmdKind: string;
+
+  constructor(
+    readonly device: LoggerDevice,
+    readonly childId?: string,
+  ) {
+    this.cmdKind = childId ? `sub/${childId}/cmd` : 'cmd';
     device.downlinkHandlers.push((topic, payload) => this.onDownlink(topic, payload));
   }
 
@@ -60,7 +68,7 @@ export class DeviceAgent {
     const c = this.device.client;
     if (!c) return;
     await c.publishAsync(
-      upTopic(this.device.opts.deviceId, 'resp'),
+      this.childId ? childUpTopic(this.device.opts.deviceId, this.childId, 'resp') : upTopic(this.device.opts.deviceId, 'resp'),
       JSON.stringify({
         correlation_id: correlationId,
         code: r.code,
@@ -73,7 +81,7 @@ export class DeviceAgent {
   }
 
   private onDownlink(topic: string, payload: Buffer) {
-    if (parseTopic(topic)?.kind !== 'cmd') return;
+    if (parseTopic(topic)?.kind !== this.cmdKind) return;
     let env: Envelope;
     try {
       env = JSON.parse(payload.toString('utf8'));

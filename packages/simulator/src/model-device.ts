@@ -49,8 +49,8 @@ export class ModelDevice {
 
   /**
    * `device` is the connection it speaks on. With `childId` it is a child of that gateway: its uplinks
-   * go on `up/sub/{childId}/…`, its twin deltas come on `down/sub/{childId}/twin`, and it has no
-   * operations (`agent` null).
+   * go on `up/sub/{childId}/…`, its twin deltas come on `down/sub/{childId}/twin`, and its operations
+   * and edge rules through `agent`, the child's own agent on the gateway's connection.
    */
   constructor(
     readonly device: LoggerDevice,

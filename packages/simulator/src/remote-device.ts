@@ -14,9 +14,9 @@ export interface RemoteDeviceOptions extends DeviceOptions {
   /** The function blocks of its info model: it then also reports JSON telemetry and keeps a twin (model-device.ts). */
   model?: ModelBlockSpec[];
   /**
-   * It is a gateway: the device IDs of its children, each a device of `model` whose telemetry and
-   * twin it forwards on its own connection (`up/sub/{child}/…`, docs/device-protocol.md). The
-   * gateway itself then reports no telemetry.
+   * It is a gateway: the device IDs of its children, each a device of `model` whose telemetry, twin,
+   * operations and edge rules it carries on its own connection (`up/sub/{child}/…` and
+   * `down/sub/{child}/…`, docs/device-protocol.md). The gateway itself then reports no telemetry.
    */
   children?: string[];
 }
@@ -57,7 +57,7 @@ export class RemoteDevice {
     this.firmware.attach(this.agent);
     const children = opts.children ?? [];
     this.model = opts.model && !children.length ? new ModelDevice(this.device, this.agent, opts.model) : null;
-    this.children = children.map((id) => new ModelDevice(this.device, null, opts.model ?? [], Math.random, id));
+    this.children = children.map((id) => new ModelDevice(this.device, new DeviceAgent(this.device, id), opts.model ?? [], Math.random, id));
   }
 
   async connect() {

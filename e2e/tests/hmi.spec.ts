@@ -4,10 +4,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { writeLog } from '@loggerhead/can/logs/index.ts';
 import type { Page } from '@playwright/test';
+import mqtt from 'mqtt';
 import { bindDbc, seedDevice, startRemoteDevice } from '../support/devices.ts';
 import { canFrame } from '../support/fixtures.ts';
-import { ownServerTest } from '../support/own-server.ts';
-import { button, dialogOpened, expect, loginThroughForm, pickOption } from '../support/test.ts';
+import { mqttPort, ownServerTest } from '../support/own-server.ts';
+import { button, dialogOpened, expect, loginThroughForm, pickOption, signIn } from '../support/test.ts';
 
 /**
  * Issue 17 (HMI), done when: an HMI screen with a gauge and a button shows a live signal and sends
@@ -253,5 +254,89 @@ test('an operator signs in and sees only the screen given to them, live, and its
   } finally {
     await logger.stop();
     await context.close();
+  }
+});
+
+test('a trend bound to a device property opens with the property’s stored last hour, then follows it live', async ({
+  page,
+  own,
+  admin,
+  adminApi,
+}) => {
+  test.setTimeout(120_000);
+  const tag = randomBytes(3).toString('hex');
+  const self = await adminApi.get<{ tenant_id: string }>('/tenant/users/self');
+  const tenantId = self.tenant_id;
+  // A model with one numeric property, and a JSON device of it.
+  const block = await adminApi.post<{ id: string }>(`/mapping-mgmt/tenants/${tenantId}/function-blocks`, {
+    name: `tank_${tag}`,
+    display_name: 'Tank',
+    json_schema: { status: [{ identifier: 'level', name: 'Level', data_type: 1, read_only: true, default_value: 0 }] },
+  });
+  const model = await adminApi.post<{ id: string }>(`/mapping-mgmt/tenants/${tenantId}/info-models`, {
+    name: `Tank-${tag}`,
+    info_model_fn_blocks: [block.id],
+  });
+  const device = await adminApi.post<{ id: string; third_things_id: string; things_key: string }>(`/things/tenants/${tenantId}/things`, {
+    third_things_id: randomBytes(10).toString('hex').toUpperCase(),
+    name: `Tank ${tag}`,
+    info_model_id: model.id,
+  });
+  const property = `tank_${tag}.level`;
+
+  // Twelve readings of the last hour, five minutes apart, sent before the screen is opened.
+  const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${mqttPort(own)}`, {
+    clientId: device.third_things_id,
+    username: device.third_things_id,
+    password: device.things_key,
+  });
+  const topic = `lh/v1/${device.third_things_id}/up/telemetry`;
+  const now = Date.now();
+  try {
+    for (let i = 0; i < 12; i++)
+      await client.publishAsync(
+        topic,
+        JSON.stringify({ ts: now - (55 - i * 5) * 60_000, properties: { [`tank_${tag}`]: { level: 40 + (i % 4) * 5 } } }),
+        { qos: 1 },
+      );
+    await expect
+      .poll(async () => {
+        const h = await adminApi.get<{ list: unknown[] }>(
+          `/things/tenants/${tenantId}/things/${device.id}/digital-twin/history?property=${property}&start_time=${now - 3_700_000}`,
+        );
+        return h.list.length;
+      })
+      .toBe(12);
+
+    const screen = await adminApi.post<{ id: string }>(`/out-hmi/tenants/${tenantId}/screens`, {
+      name: `Tank ${tag}`,
+      canvas: {
+        row_height: 40,
+        widgets: [
+          {
+            id: 'level',
+            type: 'trend',
+            x: 0,
+            y: 0,
+            w: 12,
+            h: 5,
+            label: 'Tank level',
+            binding: { source: 'property', things_id: device.id, property },
+          },
+        ],
+      },
+    });
+    await adminApi.post(`/out-hmi/tenants/${tenantId}/screens/${screen.id}/publish`);
+    await signIn(page, admin);
+    await page.goto(`/HmiView?id=${screen.id}`);
+    // The line has the twelve stored points at once, before any new reading.
+    const line = page.getByRole('img', { name: 'Tank level' }).locator('polyline');
+    await expect(line).toHaveAttribute('points', /^(\S+,\S+ ){11}\S+,\S+$/);
+    if (process.env.SCREENSHOTS) await page.screenshot({ path: path.join(screens, 'hmi-property-trend.png') });
+    // A new reading joins it.
+    await client.publishAsync(topic, JSON.stringify({ ts: Date.now(), properties: { [`tank_${tag}`]: { level: 70 } } }), { qos: 1 });
+    await expect(line).toHaveAttribute('points', /^(\S+,\S+ ){12}\S+,\S+$/, { timeout: 20_000 });
+  } finally {
+    await client.endAsync();
   }
 });

@@ -73,6 +73,17 @@ describe('download templates and clean tasks', () => {
         `insert into thing_model_events (tenant_id, things_id, block, event, ts) values ($1, $2, 'b', 'e', to_timestamp($3::float8 / 1000))`,
         [a.tenantId, id, ts],
       );
+    // The history of model properties: two old values and a recent one of the device, one old of the other.
+    for (const [ts, id] of [
+      [now - 7 * DAY, d.id],
+      [now - 6 * DAY, d.id],
+      [now - 2 * DAY, d.id],
+      [now - 7 * DAY, other.id],
+    ] as const)
+      await raw.query(
+        `insert into thing_property_values (tenant_id, things_id, property, ts, value) values ($1, $2, 'env.t', to_timestamp($3::float8 / 1000), '1')`,
+        [a.tenantId, id, ts],
+      );
     // Decoded signal chunks (start, end in ms, samples) and minute roll-ups; every row is 8 + 8 bytes.
     const chunkRows = (thingsId: string) => [
       { thingsId, start: now - 9 * DAY, end: now - 9 * DAY + 1000, n: 50 },
@@ -121,7 +132,8 @@ describe('download templates and clean tasks', () => {
       samples: oldSamples,
       gps: 1,
       events: 1,
-      deleted: 100 + oldSamples + 2,
+      properties: 2,
+      deleted: 100 + oldSamples + 4,
       limited: false,
     });
     const left = await stored(d.id);
@@ -140,6 +152,11 @@ describe('download templates and clean tasks', () => {
       [d.id],
     );
     expect(events.rows.map((r) => Number(r.ms))).toEqual([now - 1 * DAY]);
+    const values = await raw.query<{ ms: string }>(
+      'select (extract(epoch from ts) * 1000)::bigint::text as ms from thing_property_values where things_id = $1',
+      [d.id],
+    );
+    expect(values.rows.map((r) => Number(r.ms))).toEqual([now - 2 * DAY]);
     const chunksOf = async (id: string) =>
       (
         await raw.query<{ t: string }>('select t_start::text as t from signal_chunks where series_id = $1 order by t_start', [
@@ -162,8 +179,9 @@ describe('download templates and clean tasks', () => {
     expect((await chunksOf(other.id)).length).toBe(4);
     expect((await raw.query('select 1 from gps_fixes where things_id = $1', [other.id])).rows.length).toBe(1);
     expect((await raw.query('select 1 from thing_model_events where things_id = $1', [other.id])).rows.length).toBe(1);
+    expect((await raw.query('select 1 from thing_property_values where things_id = $1', [other.id])).rows.length).toBe(1);
     expect((await req('GET', `${a.tenantId}/clean-tasks/${task.id}`, a.auth)).json()).toMatchObject({
-      last_deleted: 100 + oldSamples + 2,
+      last_deleted: 100 + oldSamples + 4,
       last_limited: false,
     });
 

@@ -104,6 +104,51 @@ describe.skipIf(!!process.env.TEST_MQTT_URL)('digital twins', () => {
     }
   });
 
+  it('keeps each reported value of a property as its history, read by time range, for the tenant only', async () => {
+    const d = await makeDevice(t, a, { info_model_id: modelId, thing_type: 1 });
+    const c = await connectDevice(brokerUrl(t), d.third_things_id, d.things_key);
+    const T0 = 1_767_225_600_000;
+    try {
+      const topic = `lh/v1/${d.third_things_id}/up/telemetry`;
+      // Three readings a minute apart, then one without a temperature.
+      for (const [i, v] of [21.5, 22, 23.25].entries())
+        await c.publishAsync(topic, JSON.stringify({ ts: T0 + i * 60_000, properties: { env: { temperature: v } } }), { qos: 1 });
+      await c.publishAsync(topic, JSON.stringify({ ts: T0 + 240_000, properties: { env: { target: 19 } } }), { qos: 1 });
+      const url = (q: string) => `${twinUrl(a, d.id, '/history')}?${q}`;
+      const h = await poll(
+        async () => (await req('GET', url(`property=env.temperature&start_time=${T0 - 1}&end_time=${T0 + 600_000}`), a.auth)).json(),
+        (x) => x.list?.length === 3,
+        { ms: 10_000 },
+      );
+      expect(h).toEqual({
+        property: 'env.temperature',
+        truncated: false,
+        list: [
+          { ts: T0, value: 21.5 },
+          { ts: T0 + 60_000, value: 22 },
+          { ts: T0 + 120_000, value: 23.25 },
+        ],
+      });
+      // The newest `limit` of a range, oldest first, marked as cut.
+      const last2 = (await req('GET', url(`property=env.temperature&start_time=${T0}&end_time=${T0 + 600_000}&limit=2`), a.auth)).json();
+      expect(last2).toMatchObject({ truncated: true, list: [{ value: 22 }, { value: 23.25 }] });
+      // A range holds only its own values; the default range is the 24 hours before now.
+      const middle = (await req('GET', url(`property=env.temperature&start_time=${T0 + 30_000}&end_time=${T0 + 90_000}`), a.auth)).json();
+      expect(middle.list).toEqual([{ ts: T0 + 60_000, value: 22 }]);
+      expect((await req('GET', url('property=env.temperature'), a.auth)).json().list).toEqual([]);
+      const target = (await req('GET', url(`property=env.target&start_time=${T0}&end_time=${T0 + 600_000}`), a.auth)).json();
+      expect(target.list).toEqual([{ ts: T0 + 240_000, value: 19 }]);
+      // A range backwards is refused; another tenant does not reach the device.
+      expect((await req('GET', url(`property=env.temperature&start_time=${T0 + 1}&end_time=${T0}`), a.auth)).json()).toMatchObject({
+        code: 'data.bad-range',
+      });
+      expect((await req('GET', `${twinUrl(a, d.id, '/history')}?property=env.temperature`, b.auth)).statusCode).toBe(403);
+      expect((await req('GET', `${twinUrl(b, d.id, '/history')}?property=env.temperature`, b.auth)).statusCode).toBe(404);
+    } finally {
+      c.end(true);
+    }
+  });
+
   it('checks desired values against the model and the caller; the simulated device applies and reports them back', async () => {
     const d = await makeDevice(t, a, { info_model_id: modelId, thing_type: 1 });
     const sim = new RemoteDevice({ broker: brokerUrl(t), deviceId: d.third_things_id, key: d.things_key, model: blocks as never });

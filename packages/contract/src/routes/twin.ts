@@ -3,6 +3,8 @@ import { OkSchema } from '../schemas/common.ts';
 import {
   ModelEventPageSchema,
   ModelEventQuerySchema,
+  PropertyHistoryQuerySchema,
+  PropertyHistorySchema,
   TwinDesiredInputSchema,
   TwinRuleFirePageSchema,
   TwinRuleFireQuerySchema,
@@ -34,6 +36,15 @@ export const TwinRoutes = {
     body: TwinDesiredInputSchema,
     response: TwinSchema,
     permission: 'things:digital-twin:update',
+  }),
+  /** One property's reported values over time (the twin holds only the last). */
+  history: defineRoute({
+    method: 'GET',
+    path: `${thing}/digital-twin/history`,
+    params: DeviceParams,
+    query: PropertyHistoryQuerySchema,
+    response: PropertyHistorySchema,
+    permission: 'things:digital-twin:query',
   }),
   events: defineRoute({
     method: 'GET',

@@ -110,6 +110,8 @@ export const CleanTaskRunResultSchema = z.object({
   gps: z.number().int(),
   /** Digital-twin events. */
   events: z.number().int(),
+  /** Reported values of model properties (their history). */
+  properties: z.number().int(),
   /** Rows deleted in all. */
   deleted: z.number().int(),
   /** true when the run stopped at `CLEAN_TASK_MAX_ROWS`. */

@@ -48,6 +48,24 @@ export const TwinDesiredInputSchema = z.object({
     .refine((d) => Object.keys(d).length > 0 && Object.keys(d).length <= 200, '1-200 values'),
 });
 
+/** `GET …/digital-twin/history`: one property's reported values in a time range, newest `limit`. */
+export const PropertyHistoryQuerySchema = z.object({
+  /** `block.identifier` */
+  property: z.string().min(3).max(130),
+  /** ms since the epoch; default: 24 hours before `end_time` */
+  start_time: z.coerce.number().int().min(0).optional(),
+  /** ms since the epoch; default: now */
+  end_time: z.coerce.number().int().min(0).optional(),
+  limit: z.coerce.number().int().min(1).max(5000).default(1000),
+});
+/** Oldest first; `truncated` when the range held more than `limit` values (the newest are given). */
+export const PropertyHistorySchema = z.object({
+  property: z.string(),
+  list: z.array(z.object({ ts: z.number().int(), value: z.unknown() })),
+  truncated: z.boolean(),
+});
+export type PropertyHistory = z.infer<typeof PropertyHistorySchema>;
+
 export const ModelEventSchema = z.object({
   id: z.string(),
   block: z.string(),

@@ -52,6 +52,25 @@ const CLEAN_COLS = `c.id, c.tenant_id, c.name, c.things_id, t.name as things_nam
 
 /** SQL of download templates and clean tasks; every query scoped by the tenant. */
 export function dataServiceRepository(raw: RawSql) {
+  /** Rows of a device's `ts`-stamped store older than `beforeMs`, at most `max` of them, oldest first. */
+  async function deleteByTsBefore(
+    table: 'thing_model_events' | 'thing_property_values',
+    tenantId: string,
+    thingsId: string,
+    beforeMs: number,
+    max: number,
+  ): Promise<{ n: number; limited: boolean }> {
+    if (max <= 0) return { n: 0, limited: true };
+    const { rows } = await raw.query<{ n: number; limited: boolean }>(
+      `with over as (select ts from ${table} where tenant_id = $1 and things_id = $2 and ts < to_timestamp($3::float8 / 1000)
+                      order by ts offset $4 limit 1),
+            gone as (delete from ${table} where tenant_id = $1 and things_id = $2
+                       and ts < coalesce((select ts from over), to_timestamp($3::float8 / 1000)) returning 1)
+       select (select count(*) from gone)::int as n, exists (select 1 from over) as limited`,
+      [tenantId, thingsId, beforeMs, max],
+    );
+    return { n: rows[0].n, limited: rows[0].limited };
+  }
   return {
     async templates(tenantId: string, keyword: string | undefined, limit: number, offset: number) {
       const args: unknown[] = [tenantId, keyword ? esc(keyword) : null];
@@ -215,23 +234,11 @@ export function dataServiceRepository(raw: RawSql) {
       return { n: rows[0].n, limited: over.rows.length > 0 };
     },
     /** Digital-twin events of the device older than `beforeMs`, at most `max` of them, oldest first. */
-    async deleteModelEventsBefore(
-      tenantId: string,
-      thingsId: string,
-      beforeMs: number,
-      max: number,
-    ): Promise<{ n: number; limited: boolean }> {
-      if (max <= 0) return { n: 0, limited: true };
-      const { rows } = await raw.query<{ n: number; limited: boolean }>(
-        `with over as (select ts from thing_model_events where tenant_id = $1 and things_id = $2 and ts < to_timestamp($3::float8 / 1000)
-                        order by ts offset $4 limit 1),
-              gone as (delete from thing_model_events where tenant_id = $1 and things_id = $2
-                         and ts < coalesce((select ts from over), to_timestamp($3::float8 / 1000)) returning 1)
-         select (select count(*) from gone)::int as n, exists (select 1 from over) as limited`,
-        [tenantId, thingsId, beforeMs, max],
-      );
-      return { n: rows[0].n, limited: rows[0].limited };
-    },
+    deleteModelEventsBefore: (tenantId: string, thingsId: string, beforeMs: number, max: number) =>
+      deleteByTsBefore('thing_model_events', tenantId, thingsId, beforeMs, max),
+    /** Reported values of the device's model properties older than `beforeMs`, at most `max`, oldest first. */
+    deletePropertyValuesBefore: (tenantId: string, thingsId: string, beforeMs: number, max: number) =>
+      deleteByTsBefore('thing_property_values', tenantId, thingsId, beforeMs, max),
   };
 }
 export type DataServiceRepository = ReturnType<typeof dataServiceRepository>;

@@ -106,7 +106,8 @@ export function dataServiceService(deps: { raw: RawSql; exports: Exports; signal
    * Deletes the device's data older than the task's days, within the row limit, store by store and
    * oldest first in each: frame chunks whose last frame is older (frames count one row each, a chunk
    * straddling the cut-off stays), decoded signal chunks whose last sample is older (samples count one
-   * row each), GPS fixes, then digital-twin events. A store that reaches the limit stops the run.
+   * row each), GPS fixes, digital-twin events, then the history of model properties. A store that
+   * reaches the limit stops the run.
    */
   async function clean(r: CleanTaskRow) {
     const cutoff = now() - r.keep_days * DAY_MS;
@@ -128,8 +129,12 @@ export function dataServiceService(deps: { raw: RawSql; exports: Exports; signal
       ? none
       : await repo.deleteModelEventsBefore(r.tenant_id, r.things_id, cutoff, maxRows - frames - sig.samples - gps.n);
     limited ||= events.limited;
-    const deleted = frames + sig.samples + gps.n + events.n;
-    const out = { frames, samples: sig.samples, gps: gps.n, events: events.n, deleted, limited, cutoff };
+    const properties = limited
+      ? none
+      : await repo.deletePropertyValuesBefore(r.tenant_id, r.things_id, cutoff, maxRows - frames - sig.samples - gps.n - events.n);
+    limited ||= properties.limited;
+    const deleted = frames + sig.samples + gps.n + events.n + properties.n;
+    const out = { frames, samples: sig.samples, gps: gps.n, events: events.n, properties: properties.n, deleted, limited, cutoff };
     await repo.cleanTaskRan(r.id, { deleted, limited, error: null });
     return out;
   }

@@ -117,8 +117,41 @@ export function twinRepository(raw: RawSql) {
           thingsId,
           JSON.stringify(after),
         ]);
+        // Each value also into the property's history, in the same transaction.
+        const paths = Object.keys(patch);
+        await tx.query(
+          `insert into thing_property_values (tenant_id, things_id, property, ts, value)
+           select $1, $2, p, to_timestamp(t / 1000), v::jsonb from unnest($3::text[], $4::float8[], $5::text[]) as u(p, t, v)`,
+          [tenantId, thingsId, paths, paths.map((k) => patch[k].ts), paths.map((k) => JSON.stringify(patch[k].value))],
+        );
         return { before, after };
       });
+    },
+
+    /** One property's values in [fromMs, toMs], the newest `limit` of them (and whether there were more), oldest first. */
+    async propertyHistory(
+      tenantId: string,
+      thingsId: string,
+      property: string,
+      fromMs: number,
+      toMs: number,
+      limit: number,
+    ): Promise<{ rows: { ts: number; value: unknown }[]; truncated: boolean }> {
+      const { rows } = await raw.query<{ ts: number; value: unknown }>(
+        `select (extract(epoch from ts) * 1000)::float8 as ts, value from thing_property_values
+         where tenant_id = $1 and things_id = $2 and property = $3
+           and ts >= to_timestamp($4::float8 / 1000) and ts <= to_timestamp($5::float8 / 1000)
+         order by ts desc limit $6`,
+        [tenantId, thingsId, property, fromMs, toMs, limit + 1],
+      );
+      const truncated = rows.length > limit;
+      return {
+        rows: rows
+          .slice(0, limit)
+          .reverse()
+          .map((r) => ({ ts: Math.round(Number(r.ts)), value: r.value })),
+        truncated,
+      };
     },
 
     /** Merges desired values in (null removes one) and counts a new version. */

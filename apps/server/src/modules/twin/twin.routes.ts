@@ -39,6 +39,7 @@ export function twinModule(app: LoggerheadApp, ctx: AppContext) {
   const T = Routes.twin;
   route(app, T.get, withErrors, (req) => twins.get(auth(req), req.params.things_id));
   route(app, T.setDesired, withErrors, (req) => twins.setDesired(auth(req), req.params.things_id, req.body.desired));
+  route(app, T.history, withErrors, (req) => twins.history(auth(req), req.params.things_id, req.query));
   route(app, T.events, withErrors, (req) => twins.events(auth(req), req.params.things_id, req.query));
 
   const rules = twinRuleService(ctx.database.raw, repo);

@@ -321,6 +321,16 @@ export function twinService(deps: TwinDeps) {
 
     setDesiredFor,
 
+    /** One property's reported values over time; 24 hours before `end_time` (now) unless a start is given. */
+    async history(auth: Auth, thingsId: string, q: { property: string; start_time?: number; end_time?: number; limit: number }) {
+      await requireDevice(deps.raw, auth, thingsId, 'read');
+      const end = q.end_time ?? Date.now();
+      const start = q.start_time ?? end - 86_400_000;
+      if (start > end) throw badRequest('data.bad-range');
+      const { rows, truncated } = await repo.propertyHistory(auth.tenantId, thingsId, q.property, start, end, q.limit);
+      return { property: q.property, list: rows, truncated };
+    },
+
     async events(auth: Auth, thingsId: string, q: { current_page: number; page_size: number }) {
       await requireDevice(deps.raw, auth, thingsId, 'read');
       if (q.current_page * q.page_size > 10_000) throw badRequest('data.over-10000');

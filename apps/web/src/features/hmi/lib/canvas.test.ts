@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clampCell, dragCells, formatValue, gaugeFraction, lampLit, newWidget, nextWidgetId } from './canvas.ts';
+import { appendSamples, clampCell, dragCells, formatValue, gaugeFraction, lampLit, newWidget, nextWidgetId } from './canvas.ts';
 
 describe('HMI canvas helpers', () => {
   it('place a new widget below the others with an unused id', () => {
@@ -30,5 +30,39 @@ describe('HMI canvas helpers', () => {
     expect(lampLit(4.9, 5)).toBe(false);
     expect(lampLit(true, 1)).toBe(true);
     expect(lampLit(null, 0)).toBe(false);
+  });
+
+  it('a trend takes only numeric samples newer than its last, and keeps the last ones', () => {
+    // Stored history, then the twin read again with the same last value (same time) and a new one.
+    const h = appendSamples(
+      [],
+      [
+        { t: 1, v: 10 },
+        { t: 2, v: 11 },
+        { t: 3, v: 'on' },
+      ],
+      3,
+    );
+    expect(h).toEqual([
+      { t: 1, v: 10 },
+      { t: 2, v: 11 },
+    ]);
+    appendSamples(h, [{ t: 2, v: 11 }], 3);
+    expect(h).toHaveLength(2);
+    appendSamples(
+      h,
+      [
+        { t: 1.5, v: 99 },
+        { t: 4, v: 12 },
+        { t: 5, v: Number.NaN },
+        { t: 6, v: 13 },
+      ],
+      3,
+    );
+    expect(h).toEqual([
+      { t: 2, v: 11 },
+      { t: 4, v: 12 },
+      { t: 6, v: 13 },
+    ]);
   });
 });

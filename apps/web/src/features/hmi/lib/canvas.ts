@@ -93,3 +93,18 @@ export function lampLit(v: unknown, threshold: number): boolean {
   const n = typeof v === 'boolean' ? (v ? 1 : 0) : typeof v === 'number' ? v : Number(v);
   return Number.isFinite(n) && n >= threshold;
 }
+
+/**
+ * Adds the numeric samples newer than the last one kept (a twin read again reports the same value
+ * with the same time; a history read may overlap what came live), keeping the last `max`.
+ */
+export function appendSamples(history: { t: number; v: number }[], samples: { t: number; v: unknown }[], max: number) {
+  for (const s of samples) {
+    if (typeof s.v !== 'number' || !Number.isFinite(s.v)) continue;
+    const last = history[history.length - 1];
+    if (last && s.t <= last.t) continue;
+    history.push({ t: s.t, v: s.v });
+  }
+  if (history.length > max) history.splice(0, history.length - max);
+  return history;
+}

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The whole test suite: set-up, lint, format, types, unit + API tests, browser tests.
+# The whole test suite: set-up, lint, format, types, unit + API tests, browser tests, console weight.
 # Does its own set-up on a fresh machine: npm dependencies, Debian's Chromium,
 # python3-can (the independent reader/writer the log-format tests compare against),
 # groovy (test management's analysis scripts run on it; the tests run real Groovy) and
@@ -40,3 +40,7 @@ echo "== unit and API tests (vitest) (at ${SECONDS} s)"
 npx vitest run
 echo "== end-to-end tests (Playwright + Chromium) (at ${SECONDS} s)"
 npm run --silent test:e2e
+# The console's weight budgets (issue "Fleet scale": /Login ≤ 300 KB, home page ≤ 500 KB of gzip
+# JavaScript), measured in Chromium on the console the browser tests just built: exits 1 over budget.
+echo "== console weight (at ${SECONDS} s)"
+npm run --silent bench:console-weight -- --no-build --runs 1

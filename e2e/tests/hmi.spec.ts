@@ -7,7 +7,7 @@ import type { Page } from '@playwright/test';
 import mqtt from 'mqtt';
 import { bindDbc, seedDevice, startRemoteDevice } from '../support/devices.ts';
 import { canFrame } from '../support/fixtures.ts';
-import { mqttPort, ownServerTest } from '../support/own-server.ts';
+import { mqttPort, ownServerTest, runSimulator } from '../support/own-server.ts';
 import { button, dialogOpened, expect, loginThroughForm, pickOption, signIn } from '../support/test.ts';
 
 /**
@@ -257,16 +257,50 @@ test('an operator signs in and sees only the screen given to them, live, and its
   }
 });
 
-test('a trend bound to a device property opens with the property’s stored last hour, then follows it live', async ({
+test('trends open with the last hour stored: a device property’s reported values and a DBC signal’s curve, then follow live', async ({
   page,
   own,
   admin,
   adminApi,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(150_000);
   const tag = randomBytes(3).toString('hex');
   const self = await adminApi.get<{ tenant_id: string }>('/tenant/users/self');
   const tenantId = self.tenant_id;
+
+  // A logger's recording of the last 44 minutes, uploaded after the fact: twelve speeds four minutes
+  // apart (the simulator's one-off replay ends at now), decoded through the DBC.
+  const logger = await seedDevice(adminApi, tenantId, `Mixer ${tag}`);
+  await bindDbc(adminApi, tenantId, logger.id, DBC, 0);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loggerhead-hmi-e2e-'));
+  const logFile = path.join(dir, 'recorded.log');
+  fs.writeFileSync(
+    logFile,
+    writeLog(
+      Array.from({ length: 12 }, (_, i) => {
+        const raw = 300 + (i % 3) * 100; // 30, 40, 50 km/h
+        return canFrame({
+          ts: 1_700_000_000_000_000 + i * 240_000_000,
+          id: 0x100,
+          data: new Uint8Array([raw & 0xff, raw >> 8, 0, 0, 0, 0, 0, 0]),
+        });
+      }),
+      'candump',
+    ),
+  );
+  const sim = await runSimulator([
+    '--broker',
+    `mqtt://127.0.0.1:${mqttPort(own)}`,
+    '--device',
+    logger.third_things_id,
+    '--key',
+    logger.things_key,
+    '--log',
+    logFile,
+    '--fast',
+  ]);
+  expect(sim.code, sim.output).toBe(0);
+  fs.rmSync(dir, { recursive: true, force: true });
   // A model with one numeric property, and a JSON device of it.
   const block = await adminApi.post<{ id: string }>(`/mapping-mgmt/tenants/${tenantId}/function-blocks`, {
     name: `tank_${tag}`,
@@ -323,6 +357,16 @@ test('a trend bound to a device property opens with the property’s stored last
             label: 'Tank level',
             binding: { source: 'property', things_id: device.id, property },
           },
+          {
+            id: 'speed',
+            type: 'trend',
+            x: 12,
+            y: 0,
+            w: 12,
+            h: 5,
+            label: 'Mixer speed',
+            binding: { source: 'signal', things_id: logger.id, channel: 0, signal: 'Engine.Speed' },
+          },
         ],
       },
     });
@@ -332,6 +376,8 @@ test('a trend bound to a device property opens with the property’s stored last
     // The line has the twelve stored points at once, before any new reading.
     const line = page.getByRole('img', { name: 'Tank level' }).locator('polyline');
     await expect(line).toHaveAttribute('points', /^(\S+,\S+ ){11}\S+,\S+$/);
+    // The signal's trend: the twelve recorded speeds, though the logger sends nothing now.
+    await expect(page.getByRole('img', { name: 'Mixer speed' }).locator('polyline')).toHaveAttribute('points', /^(\S+,\S+ ){11}\S+,\S+$/);
     if (process.env.SCREENSHOTS) await page.screenshot({ path: path.join(screens, 'hmi-property-trend.png') });
     // A new reading joins it.
     await client.publishAsync(topic, JSON.stringify({ ts: Date.now(), properties: { [`tank_${tag}`]: { level: 70 } } }), { qos: 1 });

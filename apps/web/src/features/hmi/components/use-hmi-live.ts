@@ -1,5 +1,5 @@
 import type { LiveServerMessage } from '@loggerhead/contract/schemas/data.ts';
-import type { HmiCanvas } from '@loggerhead/contract/schemas/hmi.ts';
+import type { HmiBinding, HmiCanvas } from '@loggerhead/contract/schemas/hmi.ts';
 import { useQueries } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { type LiveSubscription, subscribeLive } from '../../../api/live-socket.ts';
@@ -36,18 +36,17 @@ export function useHmiLive(tenantId: string, canvas: HmiCanvas | undefined) {
   const [version, setVersion] = useState(0);
   const [errors, setErrors] = useState<Record<string, string>>({});
 
-  const { signalSubs, twinDevices, propertyTrends, key } = useMemo(() => {
+  const { signalSubs, twinDevices, trends, key } = useMemo(() => {
     const byDevice = new Map<string, Set<string>>();
     const channels = new Map<string, Set<number>>();
     const twins = new Set<string>();
-    const trends = new Map<string, { things_id: string; property: string }>();
+    const trends = new Map<string, HmiBinding>();
     for (const w of canvas?.widgets ?? []) {
       const b = w.binding;
       if (!b) continue;
-      if (b.source === 'property') {
-        twins.add(b.things_id);
-        if (w.type === 'trend') trends.set(bindingKey(b), { things_id: b.things_id, property: b.property });
-      } else {
+      if (w.type === 'trend') trends.set(bindingKey(b), b);
+      if (b.source === 'property') twins.add(b.things_id);
+      else {
         byDevice.set(b.things_id, (byDevice.get(b.things_id) ?? new Set()).add(b.signal));
         channels.set(b.things_id, (channels.get(b.things_id) ?? new Set()).add(b.channel));
       }
@@ -58,42 +57,52 @@ export function useHmiLive(tenantId: string, canvas: HmiCanvas | undefined) {
       for (let i = 0; i < list.length; i += PER_SUB)
         subs.push({ things_id: thingsId, channels: [...(channels.get(thingsId) ?? [])], signals: list.slice(i, i + PER_SUB) });
     }
-    const propertyTrends = [...trends.entries()].sort(([x], [y]) => x.localeCompare(y));
+    const trendList = [...trends.entries()].sort(([x], [y]) => x.localeCompare(y));
     return {
       signalSubs: subs,
       twinDevices: [...twins].sort(),
-      propertyTrends,
-      key: JSON.stringify([subs, [...twins].sort(), propertyTrends.map(([k]) => k)]),
+      trends: trendList,
+      key: JSON.stringify([subs, [...twins].sort(), trendList.map(([k]) => k)]),
     };
   }, [canvas]);
 
-  // A trend of a property starts with the last hour of its stored values, not empty.
+  // A trend starts with the last hour of its stored values, not empty: a property's reported values,
+  // a signal's curve (one point per bucket, their means).
   // biome-ignore lint/correctness/useExhaustiveDependencies: the key stands for the trends' content.
   useEffect(() => {
     const abort = new AbortController();
     const end = Date.now();
-    for (const [k, p] of propertyTrends)
-      hmiApi
-        .propertyHistory(
-          tenantId,
-          p.things_id,
-          { property: p.property, start_time: end - HMI_TREND_BACK_MS, end_time: end, limit: HMI_TREND_SAMPLES },
-          abort.signal,
-        )
-        .then((h) => {
+    const start = end - HMI_TREND_BACK_MS;
+    const stored = (b: HmiBinding): Promise<{ t: number; v: unknown }[]> =>
+      b.source === 'property'
+        ? hmiApi
+            .propertyHistory(
+              tenantId,
+              b.things_id,
+              { property: b.property, start_time: start, end_time: end, limit: HMI_TREND_SAMPLES },
+              abort.signal,
+            )
+            .then((h) => h.list.map((x) => ({ t: x.ts, v: x.value })))
+        : hmiApi
+            .signalCurve(
+              tenantId,
+              b.things_id,
+              { signal: b.signal, channel: b.channel, begin_time: start, end_time: end, width: HMI_TREND_SAMPLES },
+              abort.signal,
+            )
+            .then((c) => c.t.map((t, i) => ({ t, v: c.avg[i] })));
+    for (const [k, b] of trends)
+      stored(b)
+        .then((points) => {
           const prev = values.current.get(k);
-          // Stored values first, then whatever the twin read added meanwhile.
-          const history = appendSamples(
-            h.list.map((x) => ({ t: x.ts, v: x.value })).filter((x): x is { t: number; v: number } => typeof x.v === 'number'),
-            (prev?.history ?? []).map((x) => ({ t: x.t, v: x.v })),
-            HMI_TREND_SAMPLES,
-          );
-          const last = h.list[h.list.length - 1];
-          values.current.set(k, prev ?? { value: last?.value ?? null, t: last?.ts ?? null, history });
+          // Stored values first, then whatever came live meanwhile.
+          const history = appendSamples(appendSamples([], points, HMI_TREND_SAMPLES), prev?.history ?? [], HMI_TREND_SAMPLES);
+          const last = points[points.length - 1];
           if (prev) prev.history = history;
+          else values.current.set(k, { value: last?.v ?? null, t: last?.t ?? null, history });
           dirty.current = true;
         })
-        .catch(() => {}); // no history (no access, a network hiccup): the trend fills from the live reads
+        .catch(() => {}); // nothing stored to read (no access, a network hiccup): the trend fills live
     return () => abort.abort();
   }, [key, tenantId]);
 

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { Api } from '../support/api.ts';
 import { freePort, startProvider, type TestProvider } from '../support/oidc-provider.ts';
+import { screenshots } from '../support/screenshots.ts';
 import { type RunningServer, startServer } from '../support/server.ts';
 import { test as base, expect, loginThroughForm } from '../support/test.ts';
 
@@ -41,10 +41,7 @@ const test = base.extend<object, { sso: { server: RunningServer; provider: TestP
   },
 });
 
-const shots = path.resolve(import.meta.dirname, '../artifacts/accounts');
-async function snap(page: Page, name: string) {
-  if (process.env.SCREENSHOTS) await page.screenshot({ path: path.join(shots, `${name}.png`) });
-}
+const snap = screenshots('accounts', '', { fullPage: false });
 
 /** A registered and approved tenant; its manager's credentials and an API client logged in as it. */
 async function newTenant(adminApi: Api, baseURL: string) {

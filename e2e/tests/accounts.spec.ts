@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { Api } from '../support/api.ts';
+import { screenshots } from '../support/screenshots.ts';
 import { expect, loginThroughForm, test } from '../support/test.ts';
 
 /**
@@ -10,12 +10,7 @@ import { expect, loginThroughForm, test } from '../support/test.ts';
  * some menus, and the sub-user sees only those. `SCREENSHOTS=1` keeps a picture of each
  * step in e2e/artifacts/accounts.
  */
-const shots = path.resolve(import.meta.dirname, '../artifacts/accounts');
-async function snap(page: Page, name: string) {
-  if (!process.env.SCREENSHOTS) return;
-  await page.waitForTimeout(300); // let dialogs and messages finish their animation
-  await page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true });
-}
+const snap = screenshots('accounts');
 
 const digits = (n: number) => String(Math.floor(Math.random() * 10 ** n)).padStart(n, '0');
 

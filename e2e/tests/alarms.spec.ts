@@ -4,9 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import type { CanFrame } from '@loggerhead/can/frame.ts';
 import { writeLog } from '@loggerhead/can/logs/index.ts';
-import type { Locator, Page } from '@playwright/test';
+import type { Locator } from '@playwright/test';
 import { canFrame } from '../support/fixtures.ts';
 import { mqttPort, ownServerTest, runSimulator } from '../support/own-server.ts';
+import { screenshots } from '../support/screenshots.ts';
 import { button, dialogOpened, expect, loginThroughForm } from '../support/test.ts';
 
 /**
@@ -18,12 +19,7 @@ import { button, dialogOpened, expect, loginThroughForm } from '../support/test.
  */
 const test = ownServerTest;
 
-const screens = path.resolve(import.meta.dirname, '../artifacts/screens');
-async function shot(page: Page, name: string) {
-  if (!process.env.SCREENSHOTS) return;
-  await page.waitForTimeout(400);
-  await page.screenshot({ path: path.join(screens, `alarms-${name}.png`), fullPage: true });
-}
+const shot = screenshots('screens', 'alarms-');
 
 /** Clicks the label of an antd radio (its input is hidden under the label). */
 async function choose(scope: Locator, name: string) {

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import path from 'node:path';
 import type { CanFrame } from '@loggerhead/can/frame.ts';
 import { writeLog } from '@loggerhead/can/logs/index.ts';
-import type { Download, Page } from '@playwright/test';
+import type { Download } from '@playwright/test';
 import { Api } from '../support/api.ts';
 import { canFrame, registerTenant } from '../support/fixtures.ts';
+import { screenshots } from '../support/screenshots.ts';
 import { button, dialogOpened, expect, pickOption, routePage, signIn, test } from '../support/test.ts';
 
 /**
@@ -15,12 +15,7 @@ import { button, dialogOpened, expect, pickOption, routePage, signIn, test } fro
  * an export plugin in the device's export dialog and gets the file in the plugin's format.
  * `SCREENSHOTS=1` keeps pictures of each screen in e2e/artifacts/data-service.
  */
-const shots = path.resolve(import.meta.dirname, '../artifacts/data-service');
-async function snap(page: Page, name: string) {
-  if (!process.env.SCREENSHOTS) return;
-  await page.waitForTimeout(400); // let dialogs finish their animation
-  await page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true });
-}
+const snap = screenshots('data-service');
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex').toUpperCase();
 const textOf = async (d: Download) => fs.readFileSync(await d.path()).toString('utf8');

@@ -4,9 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import type { CanFrame } from '@loggerhead/can/frame.ts';
 import { writeLog } from '@loggerhead/can/logs/index.ts';
-import type { Page } from '@playwright/test';
 import { canFrame } from '../support/fixtures.ts';
 import { mqttPort, ownServerTest, runSimulator } from '../support/own-server.ts';
+import { screenshots } from '../support/screenshots.ts';
 import { button, dialogOpened, expect, loginThroughForm, pickOption } from '../support/test.ts';
 
 /**
@@ -17,12 +17,7 @@ import { button, dialogOpened, expect, loginThroughForm, pickOption } from '../s
  */
 const test = ownServerTest;
 
-const screens = path.resolve(import.meta.dirname, '../artifacts/screens');
-async function shot(page: Page, name: string) {
-  if (!process.env.SCREENSHOTS) return;
-  await page.waitForTimeout(400);
-  await page.screenshot({ path: path.join(screens, `dbc-${name}.png`), fullPage: true });
-}
+const shot = screenshots('screens', 'dbc-');
 
 /** A small DBC: message 0x100 "Engine" with Speed (16 bit, 0.1 km/h) and Temp (8 bit signed, offset -40). */
 const DBC = `VERSION ""

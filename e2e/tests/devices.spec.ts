@@ -6,6 +6,7 @@ import type { CanFrame } from '@loggerhead/can/frame.ts';
 import { readLog, writeLog } from '@loggerhead/can/logs/index.ts';
 import type { Page, WebSocket } from '@playwright/test';
 import { mqttPort, ownServerTest, runSimulator } from '../support/own-server.ts';
+import { screenshots } from '../support/screenshots.ts';
 import { button, dialogOpened, expect, loginThroughForm } from '../support/test.ts';
 
 /**
@@ -16,13 +17,8 @@ import { button, dialogOpened, expect, loginThroughForm } from '../support/test.
  */
 const test = ownServerTest;
 
-const screens = path.resolve(import.meta.dirname, '../artifacts/screens');
 /** Screenshots for a look by eye (SCREENSHOTS=1), like tests/screens.spec.ts. */
-async function shot(page: Page, name: string) {
-  if (!process.env.SCREENSHOTS) return;
-  await page.waitForTimeout(400); // let dialogs and drop-downs finish their animation
-  await page.screenshot({ path: path.join(screens, `devices-${name}.png`) });
-}
+const shot = screenshots('screens', 'devices-', { fullPage: false });
 
 /** The device page's paginator (the home page stays mounted, hidden, with its own). */
 const pager = (page: Page) => page.getByTestId('device-details').getByTestId('paginator');

@@ -3,11 +3,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { writeLog } from '@loggerhead/can/logs/index.ts';
-import type { Page } from '@playwright/test';
 import mqtt from 'mqtt';
 import { bindDbc, seedDevice, startRemoteDevice } from '../support/devices.ts';
 import { canFrame } from '../support/fixtures.ts';
 import { mqttPort, ownServerTest, runSimulator } from '../support/own-server.ts';
+import { screenshots } from '../support/screenshots.ts';
 import { button, dialogOpened, expect, loginThroughForm, pickOption, signIn } from '../support/test.ts';
 
 /**
@@ -18,12 +18,7 @@ import { button, dialogOpened, expect, loginThroughForm, pickOption, signIn } fr
  */
 const test = ownServerTest;
 
-const screens = path.resolve(import.meta.dirname, '../artifacts/screens');
-async function shot(page: Page, name: string) {
-  if (!process.env.SCREENSHOTS) return;
-  await page.waitForTimeout(400);
-  await page.screenshot({ path: path.join(screens, `hmi-${name}.png`), fullPage: true });
-}
+const shot = screenshots('screens', 'hmi-');
 
 /** Message 0x100 "Engine": Speed, 16 bits Intel at 0.1 km/h. */
 const DBC = `VERSION ""
@@ -378,7 +373,7 @@ test('trends open with the last hour stored: a device property’s reported valu
     await expect(line).toHaveAttribute('points', /^(\S+,\S+ ){11}\S+,\S+$/);
     // The signal's trend: the twelve recorded speeds, though the logger sends nothing now.
     await expect(page.getByRole('img', { name: 'Mixer speed' }).locator('polyline')).toHaveAttribute('points', /^(\S+,\S+ ){11}\S+,\S+$/);
-    if (process.env.SCREENSHOTS) await page.screenshot({ path: path.join(screens, 'hmi-property-trend.png') });
+    await shot(page, 'trends');
     // A new reading joins it.
     await client.publishAsync(topic, JSON.stringify({ ts: Date.now(), properties: { [`tank_${tag}`]: { level: 70 } } }), { qos: 1 });
     await expect(line).toHaveAttribute('points', /^(\S+,\S+ ){12}\S+,\S+$/, { timeout: 20_000 });

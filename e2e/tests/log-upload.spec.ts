@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { writeLog } from '@loggerhead/can/logs/index.ts';
 import { canFrame } from '../support/fixtures.ts';
+import { screenshots } from '../support/screenshots.ts';
 import { dialogOpened, expect, signIn, test } from '../support/test.ts';
 
 /**
@@ -11,6 +11,8 @@ import { dialogOpened, expect, signIn, test } from '../support/test.ts';
  * numbers, or why the file was refused (with the byte where nothing could be read). The frames are
  * then found in the history.
  */
+const shot = screenshots('screens', 'log-upload-', { fullPage: false });
+
 test('log files uploaded in the history tab report frames stored and lines skipped, and show in history', async ({
   page,
   admin,
@@ -66,7 +68,7 @@ test('log files uploaded in the history tab report frames stored and lines skipp
   await expect(items.nth(1).getByTestId('upload-status')).toContainText('字节 144');
 
   // For a look by eye (SCREENSHOTS=1), like tests/screens.spec.ts.
-  if (process.env.SCREENSHOTS) await page.screenshot({ path: path.resolve(import.meta.dirname, '../artifacts/screens/log-upload-zh.png') });
+  await shot(page, 'zh');
   await dialog.getByTestId('upload-close').click();
   await expect(dialog).toBeHidden();
   await page.getByTestId('history-query').click();

@@ -4,10 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import type { CanFrame } from '@loggerhead/can/frame.ts';
 import { writeLog } from '@loggerhead/can/logs/index.ts';
-import type { Page } from '@playwright/test';
 import { Api } from '../support/api.ts';
 import { canFrame, registerTenant } from '../support/fixtures.ts';
 import { mqttPort, runSimulator, ownServerTest as test } from '../support/own-server.ts';
+import { screenshots } from '../support/screenshots.ts';
 import { dialogOpened, expect, loginThroughForm } from '../support/test.ts';
 
 /**
@@ -16,12 +16,7 @@ import { dialogOpened, expect, loginThroughForm } from '../support/test.ts';
  * sees the device's usage, quick-deletes its data after re-entering the password (a wrong one
  * first) and sees the usage drop. `SCREENSHOTS=1` keeps pictures in e2e/artifacts/quick-delete.
  */
-const shots = path.resolve(import.meta.dirname, '../artifacts/quick-delete');
-async function snap(page: Page, name: string) {
-  if (!process.env.SCREENSHOTS) return;
-  await page.waitForTimeout(400); // let dialogs finish their animation
-  await page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true });
-}
+const snap = screenshots('quick-delete');
 
 function makeLog(count: number): CanFrame[] {
   const t0 = 1_600_000_000_000_000;

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { Api } from '../support/api.ts';
+import { screenshots } from '../support/screenshots.ts';
 import { ROOT, type RunningServer, startServer } from '../support/server.ts';
 import { test as base, button, dialogOpened, expect, loginThroughForm, pickOption } from '../support/test.ts';
 
@@ -156,12 +157,7 @@ const test = base.extend<object, { rig: Rig }>({
 
 test.describe.configure({ mode: 'serial' });
 
-const screens = path.resolve(import.meta.dirname, '../artifacts/screens');
-async function shot(page: Page, name: string) {
-  if (!process.env.SCREENSHOTS) return;
-  await page.waitForTimeout(400);
-  await page.screenshot({ path: path.join(screens, `remote-${name}.png`), fullPage: true });
-}
+const shot = screenshots('screens', 'remote-');
 
 /** Fails the test with the page's own error instead of a timeout somewhere later. */
 function watch(page: Page) {

@@ -2,10 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { writeLog } from '@loggerhead/can/logs/index.ts';
-import type { Page } from '@playwright/test';
 import { bindDbc, seedDevice, startRemoteDevice, storedFrames } from '../support/devices.ts';
 import { canFrame } from '../support/fixtures.ts';
 import { ownServerTest as test } from '../support/own-server.ts';
+import { screenshots } from '../support/screenshots.ts';
 import { button, dialogOpened, expect, loginThroughForm, pickOption } from '../support/test.ts';
 
 /**
@@ -16,12 +16,7 @@ import { button, dialogOpened, expect, loginThroughForm, pickOption } from '../s
  * equal a computation here over the same frames, read back through the history API and decoded by
  * hand (not by the server's decoder).
  */
-const screens = path.resolve(import.meta.dirname, '../artifacts/screens');
-async function shot(page: Page, name: string) {
-  if (!process.env.SCREENSHOTS) return;
-  await page.waitForTimeout(400);
-  await page.screenshot({ path: path.join(screens, `test-management-device-${name}.png`), fullPage: true });
-}
+const shot = screenshots('screens', 'test-management-device-');
 
 /** Speed: 16 bits, Intel, unsigned, × 0.25 + 5 km/h. */
 const DBC = `VERSION ""

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
 import { writeLog } from '@loggerhead/can/logs/index.ts';
-import type { Page } from '@playwright/test';
 import { canFrame } from '../support/fixtures.ts';
+import { screenshots } from '../support/screenshots.ts';
 import { button, expect, loginThroughForm, pickOption, test } from '../support/test.ts';
 
 /**
@@ -11,12 +10,7 @@ import { button, expect, loginThroughForm, pickOption, test } from '../support/t
  * collects and runs it, dry-run the routine over a device's stored history, follow the run to
  * "analyzed" and open its report: the metrics equal a computation here over the same frames.
  */
-const screens = path.resolve(import.meta.dirname, '../artifacts/screens');
-async function shot(page: Page, name: string) {
-  if (!process.env.SCREENSHOTS) return;
-  await page.waitForTimeout(400);
-  await page.screenshot({ path: path.join(screens, `test-management-${name}.png`), fullPage: true });
-}
+const shot = screenshots('screens', 'test-management-');
 
 /** Byte 0 of each frame of id 0x100, written by hand. */
 const VALUES = Array.from({ length: 40 }, (_, i) => (i * 37 + 11) % 180);

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
-import type { Page } from '@playwright/test';
 import { Api } from '../support/api.ts';
 import { registerTenant } from '../support/fixtures.ts';
+import { screenshots } from '../support/screenshots.ts';
 import { button, dialogOpened, expect, loginThroughForm, routePage, test } from '../support/test.ts';
 
 /**
@@ -12,12 +11,7 @@ import { button, dialogOpened, expect, loginThroughForm, routePage, test } from 
  * cloud-disk capacity pie. `SCREENSHOTS=1` keeps a picture of each step in
  * e2e/artifacts/workorders.
  */
-const shots = path.resolve(import.meta.dirname, '../artifacts/workorders');
-async function snap(page: Page, name: string) {
-  if (!process.env.SCREENSHOTS) return;
-  await page.waitForTimeout(400); // let dialogs and messages finish their animation
-  await page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true });
-}
+const snap = screenshots('workorders');
 
 // A 1×1 PNG: the server accepts images by their content, not their name.
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');

@@ -66,3 +66,7 @@ export function runCli(command: string, args: string[]): Promise<{ code: number 
 
 /** `loggerhead simulate …`: a simulated logger replaying a log, exits once all is acknowledged. */
 export const runSimulator = (args: string[]) => runCli('simulate', args);
+
+/** `loggerhead simulate` as one device of `server`'s embedded broker, with the other arguments (`--log FILE --fast`, …). */
+export const simulateDevice = (server: RunningServer, deviceId: string, key: string, args: string[]) =>
+  runSimulator(['--broker', `mqtt://127.0.0.1:${mqttPort(server)}`, '--device', deviceId, '--key', key, ...args]);

@@ -6,7 +6,7 @@ import type { CanFrame } from '@loggerhead/can/frame.ts';
 import { writeLog } from '@loggerhead/can/logs/index.ts';
 import type { Locator } from '@playwright/test';
 import { canFrame } from '../support/fixtures.ts';
-import { mqttPort, ownServerTest, runSimulator } from '../support/own-server.ts';
+import { ownServerTest, simulateDevice } from '../support/own-server.ts';
 import { screenshots } from '../support/screenshots.ts';
 import { button, dialogOpened, expect, loginThroughForm } from '../support/test.ts';
 
@@ -102,7 +102,6 @@ test('a DBC-signal rule fires from simulated frames (event, bell, message); a dr
     expect(up.status, await up.clone().text()).toBe(200);
     const dbc = (await up.json()) as { id: string };
     await adminApi.put(`/mapping-mgmt/tenants/${tenant}/things/${thing.id}/channels/0/dbc-binding`, { dbc_id: dbc.id });
-    const broker = `mqtt://127.0.0.1:${mqttPort(own)}`;
     const details = (tab: string) => `/Container/HomePage/DeviceDetails?id=${thing.id}&tab=${tab}`;
 
     await loginThroughForm(page, admin);
@@ -140,7 +139,7 @@ test('a DBC-signal rule fires from simulated frames (event, bell, message); a dr
     // --- The simulated logger drives Speed over 100.
     const logFile = path.join(dir, 'engine.log');
     fs.writeFileSync(logFile, writeLog(engineFrames(), 'candump'));
-    const sim = await runSimulator(['--broker', broker, '--device', deviceId, '--key', thing.things_key, '--log', logFile, '--fast']);
+    const sim = await simulateDevice(own, deviceId, thing.things_key, ['--log', logFile, '--fast']);
     expect(sim.code, sim.output).toBe(0);
 
     // The event (once: the signal stays over the threshold), the bell's count and the message.
@@ -246,7 +245,7 @@ test('a DBC-signal rule fires from simulated frames (event, bell, message); a dr
     // --- The simulator replays a GPS track that crosses the square.
     const track = path.join(dir, 'drive.csv');
     fs.writeFileSync(track, ['time,lat,lon,speed', ...DRIVE.map((f) => `${f.t},${f.lat.toFixed(4)},${f.lon},36`)].join('\n'));
-    const gps = await runSimulator(['--broker', broker, '--device', deviceId, '--key', thing.things_key, '--gps', track]);
+    const gps = await simulateDevice(own, deviceId, thing.things_key, ['--gps', track]);
     expect(gps.code, gps.output).toBe(0);
     expect(gps.output).toContain('40 GPS fixes');
 

@@ -5,7 +5,7 @@ import type { CanFrame } from '@loggerhead/can/frame.ts';
 import { writeLog } from '@loggerhead/can/logs/index.ts';
 import { Api } from '../support/api.ts';
 import { canFrame, registerTenant } from '../support/fixtures.ts';
-import { mqttPort, ownServerTest, runSimulator } from '../support/own-server.ts';
+import { ownServerTest, simulateDevice } from '../support/own-server.ts';
 import { screenshots } from '../support/screenshots.ts';
 import { button, dialogOpened, expect, loginThroughForm, pickOption } from '../support/test.ts';
 
@@ -112,17 +112,7 @@ test('the default dashboard shows decoded signals as a number and a curve; panel
     // The simulated logger replays its log; the frames are decoded and stored.
     const logFile = path.join(dir, 'engine.log');
     fs.writeFileSync(logFile, writeLog(engineFrames(), 'candump'));
-    const sim = await runSimulator([
-      '--broker',
-      `mqtt://127.0.0.1:${mqttPort(own)}`,
-      '--device',
-      deviceId,
-      '--key',
-      thing.things_key,
-      '--log',
-      logFile,
-      '--fast',
-    ]);
+    const sim = await simulateDevice(own, deviceId, thing.things_key, ['--log', logFile, '--fast']);
     expect(sim.code, sim.output).toBe(0);
     const last = speedAt(COUNT - 1); // 109.5
 

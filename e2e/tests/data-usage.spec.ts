@@ -1,5 +1,5 @@
 import { seedDevice } from '../support/devices.ts';
-import { mqttPort, runSimulator, ownServerTest as test } from '../support/own-server.ts';
+import { simulateDevice, ownServerTest as test } from '../support/own-server.ts';
 import { expect, pickOption, routePage, signIn } from '../support/test.ts';
 
 interface Flow {
@@ -21,20 +21,7 @@ test('a manager sees the flow of a simulated logger, its rank and the storage ag
   const { tenant_id: tenant } = await adminApi.get<{ tenant_id: string }>('/tenant/users/self');
   const name = `Flow truck ${Math.random().toString(36).slice(2, 6)}`;
   const device = await seedDevice(adminApi, tenant, name);
-  const sim = await runSimulator([
-    '--broker',
-    `mqtt://127.0.0.1:${mqttPort(own)}`,
-    '--device',
-    device.third_things_id,
-    '--key',
-    device.things_key,
-    '--devices',
-    '1',
-    '--rate',
-    '2000',
-    '--duration',
-    '2',
-  ]);
+  const sim = await simulateDevice(own, device.third_things_id, device.things_key, ['--devices', '1', '--rate', '2000', '--duration', '2']);
   expect(sim.code, sim.output).toBe(0);
 
   // Every message was counted before its PUBACK; the counts reach the table at the next flush (every 5 s):

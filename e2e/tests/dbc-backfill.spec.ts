@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { CanFrame } from '@loggerhead/can/frame.ts';
 import { writeLog } from '@loggerhead/can/logs/index.ts';
 import { canFrame } from '../support/fixtures.ts';
-import { mqttPort, ownServerTest, runSimulator } from '../support/own-server.ts';
+import { ownServerTest, simulateDevice } from '../support/own-server.ts';
 import { screenshots } from '../support/screenshots.ts';
 import { button, expect, loginThroughForm, pickOption } from '../support/test.ts';
 
@@ -72,17 +72,7 @@ test('starting DBC parsing on a channel with stored frames can decode them in th
 
     const logFile = path.join(dir, 'engine.log');
     fs.writeFileSync(logFile, writeLog(frames(), 'candump'));
-    const sim = await runSimulator([
-      '--broker',
-      `mqtt://127.0.0.1:${mqttPort(own)}`,
-      '--device',
-      deviceId,
-      '--key',
-      thing.things_key,
-      '--log',
-      logFile,
-      '--fast',
-    ]);
+    const sim = await simulateDevice(own, deviceId, thing.things_key, ['--log', logFile, '--fast']);
     expect(sim.code, sim.output).toBe(0);
     const now = Date.now();
     await expect

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { CanFrame } from '@loggerhead/can/frame.ts';
 import { writeLog } from '@loggerhead/can/logs/index.ts';
 import { canFrame } from '../support/fixtures.ts';
-import { mqttPort, ownServerTest, runSimulator } from '../support/own-server.ts';
+import { ownServerTest, simulateDevice } from '../support/own-server.ts';
 import { screenshots } from '../support/screenshots.ts';
 import { button, dialogOpened, expect, loginThroughForm, pickOption } from '../support/test.ts';
 
@@ -208,17 +208,7 @@ test('a DBC bound to a channel decodes simulated frames: live values, then the s
     // The simulated logger sends its log; the decoded values arrive while the page watches.
     const logFile = path.join(dir, 'engine.log');
     fs.writeFileSync(logFile, writeLog(engineFrames(), 'candump'));
-    const sim = await runSimulator([
-      '--broker',
-      `mqtt://127.0.0.1:${mqttPort(own)}`,
-      '--device',
-      deviceId,
-      '--key',
-      thing.things_key,
-      '--log',
-      logFile,
-      '--fast',
-    ]);
+    const sim = await simulateDevice(own, deviceId, thing.things_key, ['--log', logFile, '--fast']);
     expect(sim.code, sim.output).toBe(0);
     const last = speedAt(COUNT - 1); // 109.5
     await expect(page.getByTestId('live-value')).toHaveText(String(last), { timeout: 30_000 });

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { CanFrame } from '@loggerhead/can/frame.ts';
 import { readLog, writeLog } from '@loggerhead/can/logs/index.ts';
 import type { Page, WebSocket } from '@playwright/test';
-import { mqttPort, ownServerTest, runSimulator } from '../support/own-server.ts';
+import { ownServerTest, simulateDevice } from '../support/own-server.ts';
 import { screenshots } from '../support/screenshots.ts';
 import { button, dialogOpened, expect, loginThroughForm } from '../support/test.ts';
 
@@ -174,17 +174,7 @@ test('a device added in the console streams frames live, into history and out th
     const sent = makeLog(400);
     const logFile = path.join(dir, 'sent.log');
     fs.writeFileSync(logFile, writeLog(sent, 'candump'));
-    const sim = await runSimulator([
-      '--broker',
-      `mqtt://127.0.0.1:${mqttPort(own)}`,
-      '--device',
-      deviceId,
-      '--key',
-      key,
-      '--log',
-      logFile,
-      '--fast',
-    ]);
+    const sim = await simulateDevice(own, deviceId, key, ['--log', logFile, '--fast']);
     expect(sim.code, sim.output).toBe(0);
     expect(sim.output).toContain('400 frames');
     await expect(page.getByTestId('live-received')).toContainText('400');
@@ -246,20 +236,7 @@ test('a device added in the console streams frames live, into history and out th
           requestAnimationFrame(step);
         }),
     );
-    const fleet = await runSimulator([
-      '--broker',
-      `mqtt://127.0.0.1:${mqttPort(own)}`,
-      '--device',
-      deviceId,
-      '--key',
-      key,
-      '--devices',
-      '1',
-      '--rate',
-      '5000',
-      '--duration',
-      '6',
-    ]);
+    const fleet = await simulateDevice(own, deviceId, key, ['--devices', '1', '--rate', '5000', '--duration', '6']);
     expect(fleet.code, fleet.output).toBe(0);
     const fps = await paints;
     console.log(`live trace at 5000 frames/s: ${fps.toFixed(1)} paints/s; simulator: ${fleet.output.trim()}`);

@@ -6,7 +6,7 @@ import { writeLog } from '@loggerhead/can/logs/index.ts';
 import mqtt from 'mqtt';
 import { bindDbc, seedDevice, startRemoteDevice } from '../support/devices.ts';
 import { canFrame } from '../support/fixtures.ts';
-import { mqttPort, ownServerTest, runSimulator } from '../support/own-server.ts';
+import { mqttPort, ownServerTest, simulateDevice } from '../support/own-server.ts';
 import { screenshots } from '../support/screenshots.ts';
 import { button, dialogOpened, expect, loginThroughForm, pickOption, signIn } from '../support/test.ts';
 
@@ -283,17 +283,7 @@ test('trends open with the last hour stored: a device property’s reported valu
       'candump',
     ),
   );
-  const sim = await runSimulator([
-    '--broker',
-    `mqtt://127.0.0.1:${mqttPort(own)}`,
-    '--device',
-    logger.third_things_id,
-    '--key',
-    logger.things_key,
-    '--log',
-    logFile,
-    '--fast',
-  ]);
+  const sim = await simulateDevice(own, logger.third_things_id, logger.things_key, ['--log', logFile, '--fast']);
   expect(sim.code, sim.output).toBe(0);
   fs.rmSync(dir, { recursive: true, force: true });
   // A model with one numeric property, and a JSON device of it.

@@ -6,7 +6,7 @@ import type { CanFrame } from '@loggerhead/can/frame.ts';
 import { writeLog } from '@loggerhead/can/logs/index.ts';
 import { Api } from '../support/api.ts';
 import { canFrame, registerTenant } from '../support/fixtures.ts';
-import { mqttPort, runSimulator, ownServerTest as test } from '../support/own-server.ts';
+import { simulateDevice, ownServerTest as test } from '../support/own-server.ts';
 import { screenshots } from '../support/screenshots.ts';
 import { dialogOpened, expect, loginThroughForm } from '../support/test.ts';
 
@@ -49,17 +49,7 @@ test.describe('quick delete', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lh-quick-delete-'));
     const logFile = path.join(dir, 'trip.log');
     fs.writeFileSync(logFile, writeLog(makeLog(3000), 'candump'));
-    const sim = await runSimulator([
-      '--broker',
-      `mqtt://127.0.0.1:${mqttPort(own)}`,
-      '--device',
-      deviceId,
-      '--key',
-      device.things_key,
-      '--log',
-      logFile,
-      '--fast',
-    ]);
+    const sim = await simulateDevice(own, deviceId, device.things_key, ['--log', logFile, '--fast']);
     expect(sim.code, sim.output).toBe(0);
     fs.rmSync(dir, { recursive: true, force: true });
 

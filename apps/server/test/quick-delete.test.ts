@@ -136,11 +136,35 @@ describe('quick delete of a device’s data', () => {
     expect(list.json().total).toBe(0);
   });
 
-  it('deletes the frames, GPS fixes and files of a time range, and the usage follows', async () => {
+  it('deletes the frames, GPS fixes, model data and files of a time range, and the usage follows', async () => {
     await t.database.raw.query(
       'insert into gps_fixes (tenant_id, things_id, ts, lat, lon) values ($1,$2,$3,1,1), ($1,$2,$4,2,2), ($1,$5,$4,3,3)',
       [a.tenantId, listed.id, D + 3_600_000, D + DAY_MS + 3_600_000, other.id],
     );
+    // Model data (twin events, property history) on day 0 and day 1, and the other device's on day 1.
+    for (const [id, ms] of [
+      [listed.id, D + 3_600_000],
+      [listed.id, D + DAY_MS + 3_600_000],
+      [other.id, D + DAY_MS + 3_600_000],
+    ] as const) {
+      await t.database.raw.query(
+        `insert into thing_model_events (tenant_id, things_id, block, event, ts) values ($1, $2, 'b', 'e', to_timestamp($3::float8 / 1000))`,
+        [a.tenantId, id, ms],
+      );
+      await t.database.raw.query(
+        `insert into thing_property_values (tenant_id, things_id, property, ts, value) values ($1, $2, 'b.p', to_timestamp($3::float8 / 1000), '1')`,
+        [a.tenantId, id, ms],
+      );
+    }
+    const modelData = async () =>
+      (
+        await t.database.raw.query<{ things_id: string; ms: number }>(
+          `select things_id, (extract(epoch from ts) * 1000)::float8 as ms from thing_model_events where tenant_id = $1
+           union all select things_id, (extract(epoch from ts) * 1000)::float8 from thing_property_values where tenant_id = $1
+           order by 2, 1`,
+          [a.tenantId],
+        )
+      ).rows.map((r) => [r.things_id, r.ms]);
     const dir = path.join(t.config.dataDir, 'recall', a.tenantId);
     fs.mkdirSync(dir, { recursive: true });
     const name = `${listed.id}_day1.log`;
@@ -185,6 +209,13 @@ describe('quick delete of a device’s data', () => {
       [listed.id, D + 3_600_000],
       [other.id, D + DAY_MS + 3_600_000],
     ]);
+    // Day 0 of the device's model data stays, day 1 goes; the other device keeps its own.
+    expect(await modelData()).toEqual([
+      [listed.id, D + 3_600_000],
+      [listed.id, D + 3_600_000],
+      [other.id, D + DAY_MS + 3_600_000],
+      [other.id, D + DAY_MS + 3_600_000],
+    ]);
     expect(fs.existsSync(path.join(dir, name))).toBe(false);
     expect((await t.database.raw.query('select 1 from recall_files where name = $1', [name])).rows).toHaveLength(0);
     const after = await usedMb(a);
@@ -219,6 +250,8 @@ describe('quick delete of a device’s data', () => {
     expect(await series()).toEqual({ n: 0, b: 0 });
     expect((await t.database.raw.query('select 1 from storage_usage where things_id = $1', [listed.id])).rows).toHaveLength(0);
     expect((await t.database.raw.query('select 1 from gps_fixes where things_id = $1', [listed.id])).rows).toHaveLength(0);
+    for (const table of ['thing_model_events', 'thing_property_values'])
+      expect((await t.database.raw.query(`select 1 from ${table} where things_id = $1`, [listed.id])).rows).toHaveLength(0);
     // the other devices keep their data
     expect((await chunksByDay(other.id)).length).toBe(3);
     expect((await chunksByDay(foreign.id)).length).toBe(1);

@@ -46,6 +46,18 @@ describe('retention by package days', () => {
     (
       await t.database.raw.query<{ ts: number }>('select ts::float8 as ts from gps_fixes where things_id = $1 order by ts desc', [thingsId])
     ).rows.map((r) => TODAY - Math.floor(r.ts / DAY_MS));
+  /** Ages (days) of the device's model data: twin events and property values, each one per age written. */
+  const modelAges = async (thingsId: string) =>
+    Promise.all(
+      (['thing_model_events', 'thing_property_values'] as const).map(async (table) =>
+        (
+          await t.database.raw.query<{ ms: number }>(
+            `select (extract(epoch from ts) * 1000)::float8 as ms from ${table} where things_id = $1 order by ts desc`,
+            [thingsId],
+          )
+        ).rows.map((r) => TODAY - Math.floor(r.ms / DAY_MS)),
+      ),
+    );
   const partitions = async () =>
     (
       await t.database.raw.query<{ name: string }>(
@@ -72,6 +84,15 @@ describe('retention by package days', () => {
           dev.id,
           (TODAY - age) * DAY_MS + 7_200_000,
         ]);
+        const at = (TODAY - age) * DAY_MS + 7_200_000;
+        await t.database.raw.query(
+          `insert into thing_model_events (tenant_id, things_id, block, event, ts) values ($1, $2, 'b', 'e', to_timestamp($3::float8 / 1000))`,
+          [tenant.tenantId, dev.id, at],
+        );
+        await t.database.raw.query(
+          `insert into thing_property_values (tenant_id, things_id, property, ts, value) values ($1, $2, 'b.p', to_timestamp($3::float8 / 1000), '1')`,
+          [tenant.tenantId, dev.id, at],
+        );
       }
     }
   });
@@ -96,6 +117,16 @@ describe('retention by package days', () => {
     expect(await gpsAges(devs[short.tenantId])).toEqual([5]);
     expect(await gpsAges(devs[mid.tenantId])).toEqual([5, 40]);
     expect(await gpsAges(devs[long.tenantId])).toEqual([5, 40, 100]);
+    // model data (twin events, property history) by the same days
+    expect(await modelAges(devs[short.tenantId])).toEqual([[5], [5]]);
+    expect(await modelAges(devs[mid.tenantId])).toEqual([
+      [5, 40],
+      [5, 40],
+    ]);
+    expect(await modelAges(devs[long.tenantId])).toEqual([
+      [5, 40, 100],
+      [5, 40, 100],
+    ]);
     // past the longest retention the partition itself is dropped; the others stay, shared
     const names = await partitions();
     expect(names).not.toContain(partitionOf(200));

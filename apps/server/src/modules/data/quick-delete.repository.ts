@@ -177,6 +177,22 @@ export function quickDeleteRepository(raw: RawSql) {
       return rows[0].n;
     },
 
+    /** The device's model data in the range: its twin's events and the history of its properties. */
+    async deleteModelData(tenantId: string, thingsId: string, r: Range): Promise<number> {
+      let n = 0;
+      for (const table of ['thing_model_events', 'thing_property_values'] as const) {
+        const { rows } = await raw.query<{ n: number }>(
+          `with gone as (delete from ${table} where tenant_id = $1 and things_id = $2
+                           and ($3::float8 is null or ts >= to_timestamp($3::float8 / 1000))
+                           and ($4::float8 is null or ts < to_timestamp($4::float8 / 1000)) returning 1)
+           select count(*)::int as n from gone`,
+          [tenantId, thingsId, r.from, r.to],
+        );
+        n += rows[0].n;
+      }
+      return n;
+    },
+
     /** Recalled files of the device whose time (as the device listed it, else when fetched) lies in the range. */
     async deleteFiles(tenantId: string, thingsId: string, r: Range): Promise<RecalledFile[]> {
       const { rows } = await raw.query<{ name: string; size: number }>(

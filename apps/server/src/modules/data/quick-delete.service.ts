@@ -118,6 +118,7 @@ export function quickDeleteService(deps: QuickDeleteDeps, repo: QuickDeleteRepos
               : await deps.signals.clearRange(tenantId, thingsId, range.from, range.to ?? Number.MAX_SAFE_INTEGER / 1000);
         await step({ bytes: signalBytes });
         await repo.deleteGps(tenantId, thingsId, range);
+        await repo.deleteModelData(tenantId, thingsId, range);
         await step();
         const fileBytes = await removeRecalledFiles(deps, tenantId, await repo.deleteFiles(tenantId, thingsId, range));
         await step({ bytes: fileBytes });

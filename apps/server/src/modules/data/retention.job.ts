@@ -66,11 +66,11 @@ export async function sweepExports(raw: RawSql, files: FileStore, now = Date.now
 
 /**
  * Retention by package (spec §3 maximum_data_retention_days; null = kept for ever), or the tenant's
- * shorter max_reserves_duration when its reclaim_policy is 1: a tenant's
- * raw frames, decoded signals and GPS fixes older than its days go. Whole partitions (shared by
- * all tenants) are dropped once older than the longest retention of any tenant; inside the
- * remaining ones, a tenant with a shorter retention has its chunks deleted day by whole day,
- * with the per-day usage rows, so that the capacity follows. Recalled files stored longer ago than
+ * shorter max_reserves_duration when its reclaim_policy is 1: a tenant's raw frames, decoded
+ * signals, GPS fixes and model data (twin events, property history) older than its days go. Whole
+ * partitions (shared by all tenants) are dropped once older than the longest retention of any
+ * tenant; inside the remaining ones, a tenant with a shorter retention has its chunks deleted day
+ * by whole day, with the per-day usage rows, so that the capacity follows. Recalled files stored longer ago than
  * the tenant's days go too (rows, files, and their bytes off the capacity), and export files a day
  * after their export ended.
  */
@@ -96,6 +96,7 @@ export async function sweepRetention(deps: RetentionDeps, now = Date.now()) {
     }
     const beforeMs = cutoffDay * DAY_MS;
     await repo.deleteTenantGps(t.id, beforeMs);
+    await repo.deleteTenantModelData(t.id, beforeMs);
     await deps.signals?.purgeBefore(t.id, beforeMs);
     if (deps.files) {
       const gone = await files.deleteFilesStoredBefore(t.id, beforeMs);

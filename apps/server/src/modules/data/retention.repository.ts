@@ -57,5 +57,11 @@ export function retentionRepository(raw: RawSql) {
     async deleteTenantGps(tenantId: string, beforeMs: number): Promise<void> {
       await raw.query('delete from gps_fixes where tenant_id = $1 and ts < $2', [tenantId, beforeMs]);
     },
+
+    /** The tenant's model data before `beforeMs`: twin events and the history of model properties. */
+    async deleteTenantModelData(tenantId: string, beforeMs: number): Promise<void> {
+      for (const table of ['thing_model_events', 'thing_property_values'] as const)
+        await raw.query(`delete from ${table} where tenant_id = $1 and ts < to_timestamp($2::float8 / 1000)`, [tenantId, beforeMs]);
+    },
   };
 }

@@ -24,9 +24,6 @@ export const hmiApi = {
     call(H.press, { params: { tenant_id: tenantId, id }, body: { widget_id: widgetId }, timeout: 20_000 }),
   twin: (tenantId: string, thingsId: string, signal?: AbortSignal) =>
     call(Routes.twin.get, { params: { tenant_id: tenantId, things_id: thingsId }, signal }),
-  /** A signal's stored curve (one point per bucket): what a trend of it shows before the first live value. */
-  signalCurve: (tenantId: string, thingsId: string, query: RouteQuery<typeof Routes.signals.curve>, signal?: AbortSignal) =>
-    call(Routes.signals.curve, { params: { tenant_id: tenantId, things_id: thingsId }, query, signal }),
   /** A property's reported values over time: what a trend shows before the first live value. */
   propertyHistory: (tenantId: string, thingsId: string, query: RouteQuery<typeof Routes.twin.history>, signal?: AbortSignal) =>
     call(Routes.twin.history, { params: { tenant_id: tenantId, things_id: thingsId }, query, signal }),

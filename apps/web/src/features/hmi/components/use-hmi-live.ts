@@ -3,6 +3,7 @@ import type { HmiBinding, HmiCanvas } from '@loggerhead/contract/schemas/hmi.ts'
 import { useQueries } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { type LiveSubscription, subscribeLive } from '../../../api/live-socket.ts';
+import { signalsApi } from '../../../api/signals.api.ts';
 import { hmiApi, hmiKeys } from '../api/hmi.api.ts';
 import { appendSamples, bindingKey } from '../lib/canvas.ts';
 
@@ -83,8 +84,8 @@ export function useHmiLive(tenantId: string, canvas: HmiCanvas | undefined) {
               abort.signal,
             )
             .then((h) => h.list.map((x) => ({ t: x.ts, v: x.value })))
-        : hmiApi
-            .signalCurve(
+        : signalsApi
+            .curve(
               tenantId,
               b.things_id,
               { signal: b.signal, channel: b.channel, begin_time: start, end_time: end, width: HMI_TREND_SAMPLES },

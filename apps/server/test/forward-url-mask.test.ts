@@ -22,6 +22,12 @@ describe('forward destination URLs: credentials masked on read, restored on upda
       'https://api.example.com/v1/telemetry-collection/20251127123456789',
     );
     expect(maskUrl('not a url')).toBe(M);
+    // A percent-escape that is not valid still masks (and reads back) instead of failing the read.
+    const odd = 'https://h.example/bad%zz/aZ3bY4cX5dW6eV7fU8gT9?k=%zz';
+    expect(maskUrl(odd)).toBe(`https://h.example/bad%zz/${M}?k=${M}`);
+    const back = new URL(unmaskUrl(maskUrl(odd), odd));
+    expect(back.pathname).toBe(new URL(odd).pathname);
+    expect(back.searchParams.get('k')).toBe(new URL(odd).searchParams.get('k'));
   });
 
   it('restores each masked part from the stored URL and keeps what the user changed', () => {

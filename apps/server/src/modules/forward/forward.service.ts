@@ -29,6 +29,15 @@ export interface ForwardDeps {
  */
 const TOKEN_SEGMENT = /^(?=.*[A-Za-z])(?=.*\d)[\w.~-]{16,}$/;
 
+/** A URL part decoded; as it stands when its percent-escapes are not valid (`%zz` passes `new URL`). */
+function decoded(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+}
+
 /**
  * A URL as a read shows it: its password, every query value (`?access_token=`, `?key=`, `?sig=`: a
  * query is where a webhook's credential most often is) and each path segment that looks like a token
@@ -46,7 +55,7 @@ export function maskUrl(url: string): string {
   if (u.search) u.search = new URLSearchParams([...u.searchParams.keys()].map((k): [string, string] => [k, SECRET_MASK])).toString();
   u.pathname = u.pathname
     .split('/')
-    .map((seg) => (TOKEN_SEGMENT.test(decodeURIComponent(seg)) ? SECRET_MASK : seg))
+    .map((seg) => (TOKEN_SEGMENT.test(decoded(seg)) ? SECRET_MASK : seg))
     .join('/');
   return u.toString();
 }
@@ -65,7 +74,7 @@ export function unmaskUrl(next: string, stored: string): string {
   } catch {
     return next === SECRET_MASK ? stored : next;
   }
-  if (decodeURIComponent(u.password) === SECRET_MASK) u.password = s.password;
+  if (decoded(u.password) === SECRET_MASK) u.password = s.password;
   // The n-th value of a name takes the stored URL's n-th value of that name; the order is kept.
   if ([...u.searchParams.values()].includes(SECRET_MASK)) {
     const seen = new Map<string, number>();
@@ -79,8 +88,7 @@ export function unmaskUrl(next: string, stored: string): string {
   }
   const segs = u.pathname.split('/');
   const oldSegs = s.pathname.split('/');
-  if (segs.length === oldSegs.length)
-    u.pathname = segs.map((seg, i) => (decodeURIComponent(seg) === SECRET_MASK ? oldSegs[i] : seg)).join('/');
+  if (segs.length === oldSegs.length) u.pathname = segs.map((seg, i) => (decoded(seg) === SECRET_MASK ? oldSegs[i] : seg)).join('/');
   return u.toString();
 }
 

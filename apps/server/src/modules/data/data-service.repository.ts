@@ -1,4 +1,5 @@
 import type { RawSql } from '../../db/client.ts';
+import type { ModelDataTable } from '../twin/twin.repository.ts';
 
 export interface TemplateRow {
   id: string;
@@ -54,7 +55,7 @@ const CLEAN_COLS = `c.id, c.tenant_id, c.name, c.things_id, t.name as things_nam
 export function dataServiceRepository(raw: RawSql) {
   /** Rows of a device's `ts`-stamped store older than `beforeMs`, at most `max` of them, oldest first. */
   async function deleteByTsBefore(
-    table: 'thing_model_events' | 'thing_property_values',
+    table: ModelDataTable,
     tenantId: string,
     thingsId: string,
     beforeMs: number,

@@ -1,4 +1,5 @@
 import type { RawSql } from '../../db/client.ts';
+import { MODEL_DATA_TABLES } from '../twin/twin.repository.ts';
 
 export const DAY_MS = 86_400_000;
 const DAY_US = DAY_MS * 1000;
@@ -180,7 +181,7 @@ export function quickDeleteRepository(raw: RawSql) {
     /** The device's model data in the range: its twin's events and the history of its properties. */
     async deleteModelData(tenantId: string, thingsId: string, r: Range): Promise<number> {
       let n = 0;
-      for (const table of ['thing_model_events', 'thing_property_values'] as const) {
+      for (const table of MODEL_DATA_TABLES) {
         const { rows } = await raw.query<{ n: number }>(
           `with gone as (delete from ${table} where tenant_id = $1 and things_id = $2
                            and ($3::float8 is null or ts >= to_timestamp($3::float8 / 1000))

@@ -70,9 +70,9 @@ export async function sweepExports(raw: RawSql, files: FileStore, now = Date.now
  * signals, GPS fixes and model data (twin events, property history) older than its days go. Whole
  * partitions (shared by all tenants) are dropped once older than the longest retention of any
  * tenant; inside the remaining ones, a tenant with a shorter retention has its chunks deleted day
- * by whole day, with the per-day usage rows, so that the capacity follows. Recalled files stored longer ago than
- * the tenant's days go too (rows, files, and their bytes off the capacity), and export files a day
- * after their export ended.
+ * by whole day, with the per-day usage rows, so that the capacity follows. Recalled files stored
+ * longer ago than the tenant's days go too (rows, files, and their bytes off the capacity), and
+ * export files a day after their export ended.
  */
 export async function sweepRetention(deps: RetentionDeps, now = Date.now()) {
   const { raw } = deps;

@@ -1,4 +1,5 @@
 import type { RawSql } from '../../db/client.ts';
+import { MODEL_DATA_TABLES } from '../twin/twin.repository.ts';
 
 /** What retention deletes: day partitions of the frame store, a tenant's old rows, ended exports. */
 export function retentionRepository(raw: RawSql) {
@@ -60,7 +61,7 @@ export function retentionRepository(raw: RawSql) {
 
     /** The tenant's model data before `beforeMs`: twin events and the history of model properties. */
     async deleteTenantModelData(tenantId: string, beforeMs: number): Promise<void> {
-      for (const table of ['thing_model_events', 'thing_property_values'] as const)
+      for (const table of MODEL_DATA_TABLES)
         await raw.query(`delete from ${table} where tenant_id = $1 and ts < to_timestamp($2::float8 / 1000)`, [tenantId, beforeMs]);
     },
   };

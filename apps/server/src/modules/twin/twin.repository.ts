@@ -71,6 +71,14 @@ const RULE_COLS = `r.id, r.tenant_id, r.name, r.status, r.shadow_type, r.trigger
  * Digital twins, model events and twin rules. SQL only. The ingest side addresses a device by its
  * tenant and id (from the authenticated connection); the API side by the caller's tenant.
  */
+/**
+ * The tables of a device's model data, each with `tenant_id`, `things_id` and `ts`: its twin's events
+ * and the history of its properties. Every path that deletes a device's data by time (clean tasks,
+ * retention, quick delete) deletes from each of them.
+ */
+export const MODEL_DATA_TABLES = ['thing_model_events', 'thing_property_values'] as const;
+export type ModelDataTable = (typeof MODEL_DATA_TABLES)[number];
+
 export function twinRepository(raw: RawSql) {
   return {
     async thing(tenantId: string, thingsId: string): Promise<ThingModelRow | null> {

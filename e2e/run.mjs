@@ -49,7 +49,7 @@ function run(lane, files) {
 }
 
 /** Spec files dealt to `n` lanes, longest first, each to the lane with the fewest seconds so far. */
-export function deal(files, seconds, n) {
+function deal(files, seconds, n) {
   const out = Array.from({ length: n }, () => ({ seconds: 0, files: [] }));
   const sorted = [...files].sort((a, b) => (seconds[b] ?? DEFAULT_SECONDS) - (seconds[a] ?? DEFAULT_SECONDS) || a.localeCompare(b));
   for (const f of sorted) {
@@ -60,27 +60,25 @@ export function deal(files, seconds, n) {
   return out.filter((l) => l.files.length);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  if (args.length || lanes === 1) process.exit(await run(0, args));
-  const files = fs
-    .readdirSync(path.join(DIR, 'tests'))
-    .filter((f) => f.endsWith('.spec.ts'))
-    .sort();
-  const seconds = JSON.parse(fs.readFileSync(path.join(DIR, 'support/durations.json'), 'utf8'));
-  const dealt = deal(files, seconds, lanes);
-  const started = Date.now();
-  for (const [i, l] of dealt.entries()) console.log(`[lane ${i + 1}] ${l.files.length} files, about ${l.seconds} s: ${l.files.join(' ')}`);
-  const codes = await Promise.all(
-    dealt.map((l, i) =>
-      run(
-        i + 1,
-        l.files.map((f) => `tests/${f}`),
-      ),
+if (args.length || lanes === 1) process.exit(await run(0, args));
+const files = fs
+  .readdirSync(path.join(DIR, 'tests'))
+  .filter((f) => f.endsWith('.spec.ts'))
+  .sort();
+const seconds = JSON.parse(fs.readFileSync(path.join(DIR, 'support/durations.json'), 'utf8'));
+const dealt = deal(files, seconds, lanes);
+const started = Date.now();
+for (const [i, l] of dealt.entries()) console.log(`[lane ${i + 1}] ${l.files.length} files, about ${l.seconds} s: ${l.files.join(' ')}`);
+const codes = await Promise.all(
+  dealt.map((l, i) =>
+    run(
+      i + 1,
+      l.files.map((f) => `tests/${f}`),
     ),
-  );
-  const failed = codes.map((c, i) => (c ? i + 1 : 0)).filter(Boolean);
-  console.log(
-    `browser tests: ${dealt.length} lanes in ${((Date.now() - started) / 1000).toFixed(0)} s; ${failed.length ? `lane ${failed.join(', ')} failed` : 'all passed'}`,
-  );
-  process.exit(failed.length ? 1 : 0);
-}
+  ),
+);
+const failed = codes.map((c, i) => (c ? i + 1 : 0)).filter(Boolean);
+console.log(
+  `browser tests: ${dealt.length} lanes in ${((Date.now() - started) / 1000).toFixed(0)} s; ${failed.length ? `lane ${failed.join(', ')} failed` : 'all passed'}`,
+);
+process.exit(failed.length ? 1 : 0);

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { CanFrame } from '@loggerhead/can';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pluginPool } from '../src/modules/plugin/plugin.engine.ts';
 import { exportFile, upload } from './data-service.helpers.ts';
 import { api, drain, type Forwarded, replay, rule, rulesUrl, trip } from './forward.helpers.ts';
 import { createTestApp, type TestApp } from './helper.ts';
@@ -129,6 +130,96 @@ describe('data transform and export plugins', () => {
     const regex = await run('$contains(s, /(a+)+$/)', { s: 'a'.repeat(20_000) });
     expect(regex.json()).toMatchObject({ code: 'plugin.eval-failed' });
     expect((await run('$contains(s, /(a+)+$/)', { s: 'aaa' })).json()).toMatchObject({ kept: true, output: true });
+  });
+
+  it('a backtracking regular expression is stopped on its thread: health and another tenant are answered meanwhile', async () => {
+    // 35 characters: on the server's thread this match would take minutes (each character doubles it).
+    const payload = `${'a'.repeat(34)}!`;
+    const replacedBefore = pluginPool().replaced;
+    const order: string[] = [];
+    const evil = req('POST', pluginsUrl(a, '/test'), a.auth, { expression: '$match(payload, /(a+)+$/)', input: { payload } }).then((r) => {
+      order.push('evil');
+      return r;
+    });
+    // Asked after the evaluation started: answered before it ends, because it runs elsewhere.
+    await new Promise((r) => setTimeout(r, 20));
+    const health = t.app.inject({ method: 'GET', url: '/v1/health' }).then((r) => {
+      order.push('health');
+      return r;
+    });
+    const other = req('POST', pluginsUrl(b, '/test'), b.auth, { expression: '$uppercase(s)', input: { s: 'ok' } }).then((r) => {
+      order.push('other');
+      return r;
+    });
+    const [e, h, o] = await Promise.all([evil, health, other]);
+    expect(e.statusCode).toBe(400);
+    expect(e.json()).toMatchObject({ code: 'plugin.timeout' });
+    expect(h.statusCode).toBe(200);
+    expect(o.json()).toMatchObject({ kept: true, output: 'OK' });
+    expect(order[0]).toBe('health');
+    // Its thread was terminated and replaced: the next evaluation runs.
+    expect(pluginPool().replaced).toBeGreaterThan(replacedBefore);
+    expect(
+      (await req('POST', pluginsUrl(a, '/test'), a.auth, { expression: '$match(payload, /a+!/).match', input: { payload } })).json(),
+    ).toMatchObject({
+      kept: true,
+      output: payload,
+    });
+  });
+
+  it('a transform whose regular expression runs away dead-letters that message alone; its other messages and other rules are delivered', async () => {
+    // The offline change backtracks for ever; the online change is mapped; frames are dropped.
+    const evil = (
+      await req('POST', pluginsUrl(a), a.auth, {
+        name: 'runaway',
+        type: 'transform',
+        expression: `kind = "status" ? (data.online ? {"up": true} : $match("${'a'.repeat(34)}!", /(a+)+$/))`,
+      })
+    ).json();
+    const plain = (
+      await req('POST', pluginsUrl(b), b.auth, {
+        name: 'plain',
+        type: 'transform',
+        expression: 'kind = "status" ? {"online": data.online}',
+      })
+    ).json();
+    const make = async (tenant: TenantFixture, name: string, plugin: string) =>
+      (
+        await req('POST', rulesUrl(tenant), tenant.auth, {
+          name,
+          data_kinds: ['status', 'frames'],
+          destination: { kind: 'http', url: `http://127.0.0.1:${port}/hook` },
+          transform_plugin_id: plugin,
+        })
+      ).json();
+    const ra = await make(a, 'runaway', evil.id);
+    const rb = await make(b, 'plain', plain.id);
+    const da = await makeDevice(t, a);
+    const db = await makeDevice(t, b);
+    await Promise.all([replay(t, da, trip(20, 1_760_000_200_000_000)), replay(t, db, trip(20, 1_760_000_200_000_000))]);
+    await drain(t);
+    const dead = await poll(
+      async () => (await req('GET', rulesUrl(a, `/${ra.id}/dead-letters`), a.auth)).json(),
+      (p) => p.total >= 1,
+      { ms: 15_000 },
+    );
+    expect(dead.total).toBe(1);
+    expect(dead.list[0].error).toContain('plugin.timeout');
+    const ca = await poll(
+      async () => (await rule(t, a, ra.id)).counters,
+      (x) => x.delivered >= 1 && x.pending === 0,
+      { ms: 15_000 },
+    );
+    expect(ca.delivered).toBe(1);
+    expect(hook.got.filter((m) => m.rule_id === ra.id).map((m) => m.data)).toEqual([{ up: true }]);
+    const gotB = await poll(
+      () => hook.got.filter((m) => m.rule_id === rb.id),
+      (x) => x.length >= 2,
+      { ms: 15_000 },
+    );
+    expect(gotB.map((m) => m.data)).toEqual([{ online: true }, { online: false }]);
+    await req('DELETE', rulesUrl(a, `/${ra.id}`), a.auth);
+    await req('DELETE', rulesUrl(b, `/${rb.id}`), b.auth);
   });
 
   it('a forward rule with a transform plugin delivers the mapped messages and drops the filtered ones', async () => {

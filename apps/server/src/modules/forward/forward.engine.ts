@@ -430,21 +430,20 @@ export class ForwardEngine {
     } catch (e) {
       compileError = errorOf(e);
     }
+    // The round's messages go to a plugin thread in one message; a runaway evaluation ends alone there.
+    const outs = compiled ? await compiled.runEach(messages) : [];
     for (let i = 0; i < batch.length; i++) {
       const r = batch[i];
       if (!compiled) {
         dead.push({ id: r.id, attempts: r.attempts + 1, error: compileError ?? 'plugin.bad-expression' });
         continue;
       }
-      try {
-        const out = await compiled.run(messages[i]);
-        if (!out.kept) filtered.push(r.id);
-        else {
-          keptRows.push(r);
-          kept.push({ ...messages[i], data: out.output });
-        }
-      } catch (e) {
-        dead.push({ id: r.id, attempts: r.attempts + 1, error: errorOf(e) });
+      const out = outs[i];
+      if (out instanceof Error) dead.push({ id: r.id, attempts: r.attempts + 1, error: errorOf(out) });
+      else if (!out.kept) filtered.push(r.id);
+      else {
+        keptRows.push(r);
+        kept.push({ ...messages[i], data: out.output });
       }
     }
     if (filtered.length) await this.repo.filtered(rule.id, filtered);

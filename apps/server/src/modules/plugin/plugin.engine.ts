@@ -1,15 +1,32 @@
 import { MAX_PLUGIN_EXPRESSION, MAX_PLUGIN_OUTPUT, PLUGIN_MAX_DEPTH, PLUGIN_MAX_SEQUENCE, PLUGIN_TIMEOUT_MS } from '@loggerhead/contract';
 import jsonata from 'jsonata';
 import { ApiError, badRequest } from '../../lib/errors.ts';
+import { DeadlineError, WorkerCrashError, WorkerPool } from '../../lib/worker-pool.ts';
 
-/** Longest text a regular expression of a plugin is run on (a backtracking pattern cannot be stopped mid-match). */
+/** Longest text a regular expression of a plugin is run on. */
 const MAX_REGEX_INPUT = 10_000;
 /** Compiled expressions kept (a rule's plugin is compiled once, not per message). */
 const CACHE = 256;
+/**
+ * How long one evaluation may hold its thread: JSONata's own limit (`PLUGIN_TIMEOUT_MS`, checked
+ * between its steps) and a margin, past which the thread is terminated — what stops one regular
+ * expression that backtracks, which JSONata cannot interrupt.
+ */
+export const PLUGIN_DEADLINE_MS = PLUGIN_TIMEOUT_MS + 100;
+/** Plugin threads: evaluations of every tenant share them, one evaluation per thread at a time. */
+const PLUGIN_THREADS = 2;
+
+export interface Evaluated {
+  kept: boolean;
+  output?: unknown;
+}
 
 export interface Compiled {
   expression: string;
-  run(input: unknown): Promise<{ kept: boolean; output?: unknown }>;
+  /** One evaluation, on a plugin thread: its result, or the ApiError of its failure. */
+  run(input: unknown): Promise<Evaluated>;
+  /** Many inputs in one message to a thread (a forwarding round, an export's rows): each result or ApiError, in order. */
+  runEach(inputs: unknown[]): Promise<(Evaluated | ApiError)[]>;
 }
 
 interface JsonataError {
@@ -19,31 +36,47 @@ interface JsonataError {
   token?: string;
 }
 
+let pool: WorkerPool | null = null;
+
 /**
- * A RegExp whose matching refuses very long inputs: JSONata's time limit is checked between steps,
- * so one catastrophic match on a huge string could otherwise hold the server.
+ * The plugin threads (lib/worker-pool.ts), started at the first evaluation: the server's thread
+ * never runs a tenant's expression, so no expression can hold the other tenants' requests.
  */
-class BoundedRegExp extends RegExp {
-  override exec(s: string): RegExpExecArray | null {
-    if (s.length > MAX_REGEX_INPUT) throw new Error(`a regular expression was given over ${MAX_REGEX_INPUT} characters`);
-    return super.exec(s);
-  }
+export function pluginPool(): WorkerPool {
+  pool ??= new WorkerPool({
+    module: new URL('./plugin.worker.mjs', import.meta.url),
+    size: PLUGIN_THREADS,
+    init: {
+      timeout: PLUGIN_TIMEOUT_MS,
+      stack: PLUGIN_MAX_DEPTH,
+      sequence: PLUGIN_MAX_SEQUENCE,
+      maxOutput: MAX_PLUGIN_OUTPUT,
+      maxRegexInput: MAX_REGEX_INPUT,
+    },
+    // An expression that builds a huge value ends alone (plugin.eval-failed), not the server.
+    resourceLimits: { maxOldGenerationSizeMb: 256 },
+  });
+  return pool;
+}
+
+/** A thread's answer as the registry's error: the task's own code, or plugin.timeout past the deadline. */
+function evalError(e: Error): ApiError {
+  if (e instanceof DeadlineError) return badRequest('plugin.timeout', `Stopped after ${e.deadlineMs} ms`);
+  if (e instanceof WorkerCrashError) return badRequest('plugin.eval-failed', `The evaluation was stopped: ${e.message}`);
+  const code = (e as { code?: string }).code;
+  if (code === 'plugin.timeout' || code === 'plugin.eval-failed' || code === 'plugin.output-too-large' || code === 'plugin.bad-expression')
+    return badRequest(code, e.message);
+  return badRequest('plugin.eval-failed', e.message);
 }
 
 const cache = new Map<string, Compiled>();
 
-/** Turns what JSONata threw while evaluating into the registry's codes. */
-function evalError(e: unknown): ApiError {
-  const j = e as JsonataError;
-  if (j?.code === 'D1011' || j?.code === 'D1012' || j?.code === 'D2015' || j?.code === 'D2014' || e instanceof RangeError)
-    return badRequest('plugin.timeout', `Stopped: ${j?.message ?? String(e)}`);
-  return badRequest('plugin.eval-failed', `${j?.code ? `${j.code}: ` : ''}${j?.message ?? String(e)}`);
-}
-
 /**
  * Compiles a plugin's JSONata expression (docs/decisions/0160-plugins-as-jsonata.md), or throws
- * plugin.bad-expression with JSONata's reason and position. Evaluation is bounded: `PLUGIN_TIMEOUT_MS`
- * of running, `PLUGIN_MAX_DEPTH` of nesting, `PLUGIN_MAX_SEQUENCE` items per sequence and
+ * plugin.bad-expression with JSONata's reason and position. Evaluation runs on a plugin thread, never
+ * on the server's, and is bounded: `PLUGIN_TIMEOUT_MS` of running (JSONata's check between steps), the
+ * thread terminated at `PLUGIN_DEADLINE_MS` (what no step check can stop, a backtracking regular
+ * expression), `PLUGIN_MAX_DEPTH` of nesting, `PLUGIN_MAX_SEQUENCE` items per sequence and
  * `MAX_PLUGIN_OUTPUT` characters of result; past any bound it throws plugin.timeout or
  * plugin.output-too-large, and a failure inside is plugin.eval-failed.
  */
@@ -56,14 +89,9 @@ export function compilePlugin(expression: string): Compiled {
   }
   if (expression.length > MAX_PLUGIN_EXPRESSION)
     throw badRequest('plugin.bad-expression', `At most ${MAX_PLUGIN_EXPRESSION} characters`, 'expression');
-  let expr: jsonata.Expression;
   try {
-    expr = jsonata(expression, {
-      timeout: PLUGIN_TIMEOUT_MS,
-      stack: PLUGIN_MAX_DEPTH,
-      sequence: PLUGIN_MAX_SEQUENCE,
-      RegexEngine: BoundedRegExp as RegExpConstructor,
-    });
+    // Compiled here only to check it (a parse does not run the expression's regular expressions).
+    jsonata(expression);
   } catch (e) {
     const j = e as JsonataError;
     const where = j.position !== undefined ? ` (at ${j.position})` : '';
@@ -72,26 +100,17 @@ export function compilePlugin(expression: string): Compiled {
       details: { position: j.position ?? null, token: j.token ?? null },
     });
   }
+  const opts = { deadlineMs: PLUGIN_DEADLINE_MS, common: { expression } };
   const compiled: Compiled = {
     expression,
     async run(input) {
-      let out: unknown;
-      try {
-        out = await expr.evaluate(input);
-      } catch (e) {
-        throw evalError(e);
-      }
-      if (out === undefined || out === false) return { kept: false };
-      // Functions and sequences come back as plain JSON (a function result is not data).
-      let json: string | undefined;
-      try {
-        json = JSON.stringify(out);
-      } catch (e) {
-        throw badRequest('plugin.eval-failed', String(e));
-      }
-      if (json === undefined) return { kept: false };
-      if (json.length > MAX_PLUGIN_OUTPUT) throw badRequest('plugin.output-too-large', `Over ${MAX_PLUGIN_OUTPUT} characters of JSON`);
-      return { kept: true, output: JSON.parse(json) };
+      const [r] = await pluginPool().runEach<Evaluated>('evaluate', [input], opts);
+      if (!r.ok) throw evalError(r.error);
+      return r.value;
+    },
+    async runEach(inputs) {
+      const out = await pluginPool().runEach<Evaluated>('evaluate', inputs, opts);
+      return out.map((r) => (r.ok ? r.value : evalError(r.error)));
     },
   };
   cache.set(expression, compiled);

@@ -391,7 +391,7 @@ describe('upload size bounds', () => {
     expect(over.length).toBeLessThan(16 * 1024);
     const res = await upload('big.log.gz', over);
     expect(res.statusCode).toBe(413);
-    expect(res.json()).toMatchObject({ code: 'http.413', message: expect.stringMatching(/inflated/) });
+    expect(res.json()).toMatchObject({ code: 'upload.too-large', message: expect.stringMatching(/inflated/) });
     const within = await upload('ok.log.gz', gzipSync(candump(1000)));
     expect(within.statusCode).toBe(200);
     expect(within.json().frames).toBe(1000);

@@ -186,6 +186,12 @@ export const ErrorCodes = {
     status: 400,
   },
   'data.export-busy': { message: 'An export of yours is still running: wait for it or cancel it', status: 409 },
+  'data.jobs-busy': {
+    message: "The tenant's package runs this many exports and log uploads at once: try again when one has finished",
+    status: 429,
+  },
+  /** A compressed upload (gzip log, console bundle) inflating past its limit: refused as soon as it does. */
+  'upload.too-large': { message: 'The file is larger than allowed once inflated', status: 413 },
   /** A long-running job (export, recall, upgrade, ECU flash…) whose server stopped while it ran. */
   'job.interrupted': { message: 'Interrupted by a server restart' },
   // HTTP statuses
@@ -221,6 +227,9 @@ export const ErrorCodes = {
   'mapping.dbc-invalid': { message: 'The DBC file could not be parsed', status: 400 },
   'mapping.dbc-type': { message: 'Only .dbc files are accepted', status: 400 },
   'mapping.dbc-too-large': { message: 'The DBC file is larger than 10 MB', status: 413 },
+  'mapping.dbc-too-many-messages': { message: 'The DBC file has more messages than one file may have', status: 413 },
+  'mapping.dbc-too-many-signals': { message: 'The DBC file has more signals than one file may have', status: 413 },
+  'mapping.dbc-timeout': { message: 'Reading the DBC file took longer than allowed', status: 422 },
   'mapping.dbc-name-used': { message: 'A DBC file with this name already exists', status: 409 },
   'mapping.dbc-in-use': { message: 'The DBC file is bound to a device channel', status: 409 },
   'mapping.strategy-name-used': { message: 'A signal strategy with this name already exists', status: 409 },

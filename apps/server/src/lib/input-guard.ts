@@ -171,6 +171,9 @@ export function discardUnreadBody(raw: IncomingMessage, limit = DISCARD_LIMIT): 
     raw.on('end', onEnd);
     raw.on('error', onEnd);
     raw.on('close', onEnd);
+    // Nothing else may hold the stream back: a multipart parser it was piped into (whose file part
+    // nobody reads any more, e.g. a bomb refused half-way) would pause it again at once.
+    raw.unpipe();
     raw.resume();
   });
 }

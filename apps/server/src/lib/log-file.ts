@@ -1,16 +1,15 @@
 /**
  * A CAN log file read from a byte stream (an upload, a file on disk, a recalled file): gzip
- * (magic bytes 1f 8b) is inflated on the way with node:zlib, the format is taken from the first
- * bytes (or the file name: `trip.asc.gz`), and the frames are parsed piece by piece, so neither
- * the compressed nor the inflated file is ever held whole. MF4 is read by random access from the
+ * (magic bytes 1f 8b) is inflated on the way (inflate.ts: in zlib's thread pool, bounded), the
+ * format is taken from the first bytes (or the file name: `trip.asc.gz`), and the frames are parsed
+ * piece by piece, so the inflated file is never held whole. MF4 is read by random access from the
  * file (a stream is first written to a temporary file, see mf4-file.ts).
  */
 import fs from 'node:fs';
-import { Readable } from 'node:stream';
-import { createGunzip } from 'node:zlib';
 import type { CanFrame } from '@loggerhead/can';
 import { AutoLogReader, addStreamProblem, isGzip, type LogFormat, type LogReadResult } from '@loggerhead/can/logs/index.ts';
 import { isMf4 } from '@loggerhead/can/logs/mf4/mf4-reader.ts';
+import { gunzipLimited, InflatedTooLargeError, inflatedSize, isGzipDamage } from './inflate.ts';
 import { isMf4File, readMf4File, readMf4Stream } from './mf4-file.ts';
 
 export interface LogFileOptions {
@@ -23,9 +22,11 @@ export interface LogFileOptions {
   utcOffsetMinutes?: number;
 }
 
-export class LogTooLargeError extends Error {
-  constructor(readonly limit: number) {
-    super(`The log is larger than ${Math.round(limit / (1024 * 1024))} MB once inflated`);
+/** Past `maxInflatedBytes` (an `InflatedTooLargeError`, the one a route answers 413 `upload.too-large`). */
+export class LogTooLargeError extends InflatedTooLargeError {
+  constructor(limit: number) {
+    super(limit);
+    this.message = `The log is larger than ${Math.round((limit / (1024 * 1024)) * 10) / 10} MB once inflated`;
     this.name = 'LogTooLargeError';
   }
 }
@@ -86,32 +87,38 @@ export async function readLogStream(source: AsyncIterable<Uint8Array> | Uint8Arr
     for (let r = await it.next(); !r.done; r = await it.next()) take(r.value);
   } else {
     const max = opts.maxInflatedBytes ?? Number.POSITIVE_INFINITY;
-    const counted = (async function* () {
-      for await (const c of prepend(head, it)) {
-        compressed += c.length;
-        yield c;
-      }
-    })();
-    const gunzip = createGunzip();
-    const input = Readable.from(counted);
-    input.on('error', (e) => gunzip.destroy(e));
-    input.pipe(gunzip);
-    let inflated = 0;
-    try {
-      for await (const chunk of gunzip) {
-        inflated += (chunk as Buffer).length;
-        if (inflated > max) {
-          input.destroy();
-          gunzip.destroy();
-          throw new LogTooLargeError(max);
+    let pieces: AsyncIterable<Uint8Array> = prepend(head, it);
+    if (Number.isFinite(max)) {
+      // Bounded: the compressed bytes are kept (the upload's own limit bounds them) while a first
+      // inflation only counts what they come to, so a bomb is refused as soon as it passes the
+      // limit, before one frame of it is parsed or held.
+      const kept: Uint8Array[] = [];
+      const keep = (async function* () {
+        for await (const c of prepend(head, it)) {
+          kept.push(c);
+          yield c;
         }
-        take(chunk as Buffer);
+      })();
+      try {
+        await inflatedSize(keep, max);
+      } catch (e) {
+        if (e instanceof InflatedTooLargeError) throw new LogTooLargeError(max);
+        // Damaged data: the second pass reads what it can and names the damage.
+        if (!isGzipDamage(e)) throw e;
       }
+      pieces = (async function* () {
+        yield* kept;
+      })();
+    }
+    try {
+      for await (const chunk of gunzipLimited(pieces, max, (n) => {
+        compressed += n;
+      }))
+        take(chunk);
     } catch (e) {
-      if (e instanceof LogTooLargeError) throw e;
-      if ((e as { code?: string }).code?.startsWith('Z_') || /unexpected end|incorrect header|invalid/i.test((e as Error).message)) {
-        problem = `gzip data damaged or cut short: ${(e as Error).message}`;
-      } else throw e;
+      if (e instanceof InflatedTooLargeError) throw new LogTooLargeError(max);
+      if (isGzipDamage(e)) problem = `gzip data damaged or cut short: ${(e as Error).message}`;
+      else throw e;
     }
   }
   const result = reader.end();

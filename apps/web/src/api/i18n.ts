@@ -202,6 +202,8 @@ const zh: Record<string, string> = {
   'errors.job.interrupted': '因服务器重启而中断',
   'errors.data.export-limit': '体验账号每次最多导出一小时的数据，请缩短时间范围',
   'errors.data.export-busy': '您还有导出正在进行，请等待完成或取消后再试',
+  'errors.data.jobs-busy': '租户同时进行的导出和日志上传已达套餐上限，请等其中一项完成后再试',
+  'errors.upload.too-large': '文件解压后超过允许的大小',
   'errors.http.400': '请求参数错误',
   'errors.http.401': '未登录或登录已过期',
   'errors.http.403': '无权访问',

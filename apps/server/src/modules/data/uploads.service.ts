@@ -6,6 +6,7 @@ import type { ChunkWriter } from '../../ingest/chunk-writer.ts';
 import type { DeviceDirectory } from '../../ingest/device-directory.ts';
 import type { Auth } from '../../lib/auth.ts';
 import { ApiError } from '../../lib/errors.ts';
+import { uploadTooLarge } from '../../lib/inflate.ts';
 import { LogTooLargeError, readLogStream } from '../../lib/log-file.ts';
 import { requireDevice } from '../things/things.access.ts';
 
@@ -37,7 +38,7 @@ export function uploadsService(raw: RawSql, writer: ChunkWriter, devices: Device
       try {
         res = await readLogStream(file.bytes, { name: file.name, maxInflatedBytes });
       } catch (e) {
-        if (e instanceof LogTooLargeError) throw new ApiError(413, 'http.413', e.message);
+        if (e instanceof LogTooLargeError) throw uploadTooLarge(e);
         throw e;
       }
       if (file.truncated?.()) throw new ApiError(413, 'http.413', 'The file is larger than the upload limit (MAX_UPLOAD_MB)');

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { gunzipSync } from 'node:zlib';
+import { gunzipToBuffer, InflatedTooLargeError, uploadTooLarge } from '../../lib/inflate.ts';
 
 /** Bounds of an uploaded console bundle, unpacked. */
 export const BUNDLE_MAX_BYTES = 200 * 1024 * 1024;
@@ -26,14 +26,16 @@ const text = (b: Buffer, from: number, len: number) => {
 /**
  * The regular files of a gzip-compressed tar (ustar, with pax and GNU long names), checked: bounded
  * in size and count, every path inside the bundle. A single top folder (`dist/`) is taken off, so
- * that `index.html` is at the top.
+ * that `index.html` is at the top. Inflated as a stream in zlib's thread pool (inflate.ts), not on
+ * the server's thread: past the bound, 413 `upload.too-large` as soon as the inflated bytes pass it.
  */
-export function unpackTarGz(gz: Buffer): Map<string, Buffer> {
+export async function unpackTarGz(gz: Buffer): Promise<Map<string, Buffer>> {
   let tar: Buffer;
   try {
-    tar = gunzipSync(gz, { maxOutputLength: BUNDLE_MAX_BYTES + 1024 * 1024 });
-  } catch {
-    throw new BadBundle('not a gzip file, or larger than allowed unpacked');
+    tar = await gunzipToBuffer(gz, BUNDLE_MAX_BYTES + 1024 * 1024);
+  } catch (e) {
+    if (e instanceof InflatedTooLargeError) throw uploadTooLarge(e);
+    throw new BadBundle('not a gzip file');
   }
   const files = new Map<string, Buffer>();
   let at = 0;
@@ -69,7 +71,7 @@ export function unpackTarGz(gz: Buffer): Map<string, Buffer> {
     const p = safePath(name);
     total += size;
     if (total > BUNDLE_MAX_BYTES || files.size >= BUNDLE_MAX_FILES) throw new BadBundle('bundle too large');
-    files.set(p, Buffer.from(body));
+    files.set(p, body);
   }
   if (!files.has('index.html')) {
     const tops = new Set([...files.keys()].map((k) => k.split('/')[0]));

@@ -77,7 +77,7 @@ export function webVersionsService(repo: WebVersionsRepository, store: FileStore
     async save(auth: Auth, q: { version: string; description: string }, bundle: Buffer) {
       let unpacked: Map<string, Buffer>;
       try {
-        unpacked = unpackTarGz(bundle);
+        unpacked = await unpackTarGz(bundle);
       } catch (e) {
         if (e instanceof BadBundle) throw ApiError.of('web.bad-bundle', `${ApiError.of('web.bad-bundle').message}: ${e.message}`);
         throw e;

@@ -1,3 +1,5 @@
+import { createPublicKey, type KeyObject } from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import type { S3Settings } from './files/s3-store.ts';
 import { isTimeZone } from './lib/local-time.ts';
@@ -58,6 +60,11 @@ export interface Config {
   bankAccount: string | null;
   /** Directory of the built web console; null disables static serving. */
   webDir: string | null;
+  /**
+   * Ed25519 public key (`WEB_BUNDLE_PUBLIC_KEY`: a PEM, or the path of a PEM file): when set, only
+   * console bundles signed with the matching private key are accepted (decision 0206).
+   */
+  webBundlePublicKey: KeyObject | null;
   /** Log level (`LOG_LEVEL`). */
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Session lifetime in seconds (`SESSION_TTL`, 7 days). */
@@ -277,6 +284,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     publicUrl,
     bankAccount: env.BANK_ACCOUNT?.trim().slice(0, 500) || null,
     webDir: env.WEB_DIR === '' ? null : path.resolve(cwd, env.WEB_DIR || defaultWebDir()),
+    webBundlePublicKey: webBundlePublicKey(env, cwd),
     logLevel,
     sessionTtl: positiveInt(env, 'SESSION_TTL', 7 * 24 * 3600),
     experience: bool(env, 'EXPERIENCE', true),
@@ -354,6 +362,28 @@ function defaultWebDir(): string {
 }
 
 /** All three of issuer, client id and secret, or none of them. */
+/** WEB_BUNDLE_PUBLIC_KEY: a PEM (its line breaks may be written `\n`) or the path of a PEM file, of an Ed25519 key. */
+function webBundlePublicKey(env: Env, cwd: string): KeyObject | null {
+  const raw = env.WEB_BUNDLE_PUBLIC_KEY?.trim();
+  if (!raw) return null;
+  let pem = raw.replace(/\\n/g, '\n');
+  if (!pem.startsWith('-----BEGIN')) {
+    try {
+      pem = fs.readFileSync(path.resolve(cwd, raw), 'utf8');
+    } catch {
+      throw new ConfigError('WEB_BUNDLE_PUBLIC_KEY', 'expected a PEM public key or the path of a readable PEM file');
+    }
+  }
+  let key: KeyObject;
+  try {
+    key = createPublicKey(pem);
+  } catch {
+    throw new ConfigError('WEB_BUNDLE_PUBLIC_KEY', 'not a PEM public key (`openssl pkey -in signing.pem -pubout`)');
+  }
+  if (key.asymmetricKeyType !== 'ed25519') throw new ConfigError('WEB_BUNDLE_PUBLIC_KEY', 'expected an Ed25519 key');
+  return key;
+}
+
 function oidc(env: Env): OidcConfig | null {
   const names = ['OIDC_ISSUER', 'OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET'] as const;
   const given = names.filter((n) => env[n]?.trim());

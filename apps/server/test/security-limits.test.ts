@@ -194,6 +194,7 @@ const NO_BODY = [
   'POST /v1/single-candtu/tenants/:tenant_id/things/:things_id/ecu-upgrade/:id/cancel',
   'POST /v1/test-mgmt/tenants/:tenant_id/runs/:id/cancel',
   'POST /v1/out-web/deploy/web/rollback',
+  'POST /v1/out-web/deploy/web/built-in',
   'POST /v1/out-web/user/logout',
   'POST /v1/billing/tenants/:tenant_id/orders/:id/pay',
   'POST /v1/billing/tenants/:tenant_id/orders/:id/cancel',

@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 
-/** A ustar archive of the given files, gzip-compressed (names written as given, even bad ones). */
+/** A ustar archive of the given files, gzip-compressed (names written as given, even bad ones; a name ending in `/` is a folder). */
 export function tarGz(files: Record<string, string>): Buffer {
   const parts: Buffer[] = [];
   for (const [name, content] of Object.entries(files)) {
@@ -13,7 +13,7 @@ export function tarGz(files: Record<string, string>): Buffer {
     h.write(`${body.length.toString(8).padStart(11, '0')}\0`, 124);
     h.write('00000000000\0', 136);
     h.write('        ', 148);
-    h.write('0', 156);
+    h.write(name.endsWith('/') ? '5' : '0', 156);
     h.write('ustar\0', 257);
     h.write('00', 263);
     let sum = 0;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, loginAdmin, type TestApp } from './helper.ts';
+import { ADMIN_PASSWORD, createTestApp, loginAdmin, type TestApp } from './helper.ts';
 import { makeTenant, type TestTenant } from './message.fixtures.ts';
 import { multipart, tarGz } from './web-bundle.fixtures.ts';
 
@@ -96,7 +96,8 @@ describe('web deployment (/out-web): configuration and web-deploy users', () => 
     const auth = await bearer('deployer');
     expect((await call('GET', '/out-web/deploy/web/list', auth)).statusCode).toBe(200);
     expect((await call('GET', '/out-web/server/config', auth)).statusCode).toBe(200);
-    // It uploads, releases and rolls back like a system manager, and the deploy log names it.
+    // It uploads (stages) a version, and the deploy log names it; a system manager releases it
+    // (decision 0206).
     const m = multipart(tarGz({ 'index.html': '<html>by deployer</html>' }));
     const up = await t.app.inject({
       method: 'POST',
@@ -105,10 +106,16 @@ describe('web deployment (/out-web): configuration and web-deploy users', () => 
       headers: { ...m.headers, authorization: auth },
     });
     expect(up.statusCode, up.body).toBe(201);
-    expect((await call('POST', '/out-web/deploy/web/release', auth, { id: up.json().id })).statusCode).toBe(200);
+    expect((await logs()).find((l) => l.action === 'upload')).toMatchObject({ version: 'd-1', username: 'deployer', role: 'web-deploy' });
+    const own = await call('POST', '/out-web/deploy/web/release', auth, { id: up.json().id, password: PASSWORD });
+    expect(own.statusCode).toBe(403);
+    expect(own.json().code).toBe('web.manager-only');
+    expect((await call('GET', '/out-web/deploy/web/info', auth)).json()).toBeNull();
+    const released = await call('POST', '/out-web/deploy/web/release', admin, { id: up.json().id, password: ADMIN_PASSWORD });
+    expect(released.statusCode, released.body).toBe(200);
     expect((await call('GET', '/out-web/deploy/web/info', auth)).json()).toMatchObject({ version: 'd-1', released: true });
     expect((await t.app.inject({ method: 'GET', url: '/' })).body).toContain('by deployer');
-    expect((await logs()).find((l) => l.action === 'release')).toMatchObject({ version: 'd-1', username: 'deployer', role: 'web-deploy' });
+    expect((await logs()).find((l) => l.action === 'release')).toMatchObject({ version: 'd-1', username: 'admin', role: 'manager' });
 
     // Nothing outside /out-web, whatever the route asks for.
     for (const url of ['/tenant/users/self', '/control/global-config/menus', `/things/tenants/${tenant.id}/things`, '/billing/packages']) {
@@ -164,7 +171,7 @@ describe('web deployment (/out-web): configuration and web-deploy users', () => 
     expect(entries.find((l) => l.action === 'logout')).toMatchObject({ username: 'deployer', role: 'web-deploy' });
     // The platform's operation log has the web-deploy user's changes too.
     const ops = await t.database.raw.query<{ username: string; path: string }>(
-      `select username, path from op_logs where username = 'deployer' and path = '/v1/out-web/deploy/web/release'`,
+      `select username, path from op_logs where username = 'deployer' and path = '/v1/out-web/deploy/web/save'`,
     );
     expect(ops.rows.length).toBeGreaterThan(0);
   });

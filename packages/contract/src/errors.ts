@@ -256,8 +256,15 @@ export const ErrorCodes = {
   },
   'web.version-exists': { message: 'This console version already exists', status: 409 },
   'web.version-not-found': { message: 'Console version not found', status: 404 },
-  'web.version-released': { message: 'The released console version cannot be removed: release another first', status: 409 },
-  'web.no-previous': { message: 'No earlier release to roll back to', status: 409 },
+  'web.no-previous': { message: 'Nothing is released: the console built with the server is served', status: 409 },
+  'web.manager-only': {
+    message: 'Only a system manager releases a console version, rolls back, serves the built console or removes the served version',
+    status: 403,
+  },
+  'web.bad-signature': {
+    message: 'The bundle needs an Ed25519 signature (field signature, base64, before the file) matching WEB_BUNDLE_PUBLIC_KEY',
+    status: 400,
+  },
   'web.user-exists': { message: 'A web-deploy user with this name already exists', status: 409 },
   'web.user-not-found': { message: 'Web-deploy user not found', status: 404 },
   'web.login-failed': { message: 'Wrong user name or password', status: 401 },

@@ -49,6 +49,7 @@ export const LIMITED_ROUTES: Readonly<Record<string, Rule>> = {
   'PUT /v1/tenant/users/self/password': { kind: 'login', account: signedIn },
   'POST /v1/out-web/user/login': { kind: 'login', account: bodyField('username') },
   'PUT /v1/out-web/user/password/update': { kind: 'login', account: signedIn },
+  'POST /v1/out-web/deploy/web/release': { kind: 'login', account: signedIn },
   'POST /v1/tenant/verification-codes': { kind: 'code', account: bodyField('destination') },
   'POST /v1/tenant/reset-password': { kind: 'reset', account: bodyField('source') },
   'POST /v1/tenant/user-tenants': { kind: 'register', account: bodyField('mobile', 'email', 'username') },

@@ -21,6 +21,19 @@ export const WebDeployLogSchema = z.object({
   role: z.enum(['manager', 'web-deploy']),
   created_at: z.number(),
 });
+/** A file of a console version, as uploaded (`bytes` -1 and no digest for versions uploaded before the list was kept). */
+export const WebFileSchema = z.object({ path: z.string(), bytes: z.number().int(), sha256: z.string() });
+/**
+ * What releasing a version would serve (decision 0206): its files, who uploaded it, and its
+ * index.html line by line against the one served now (`served` null: the console built with the server).
+ */
+export const WebReleaseReviewSchema = z.object({
+  version: WebVersionSchema,
+  uploaded_by: z.object({ username: z.string(), role: z.enum(['manager', 'web-deploy']) }).nullable(),
+  files: z.array(WebFileSchema),
+  served: z.object({ version: z.string() }).nullable(),
+  index_diff: z.array(z.object({ op: z.enum(['=', '+', '-']), line: z.string() })),
+});
 /** A web-deploy user's session token starts with this (a person's session is a JWT, an API key `lhk_`). */
 export const WEB_DEPLOY_TOKEN_PREFIX = 'lhw_';
 const VersionQuery = z.object({ id: UuidSchema });
@@ -74,14 +87,20 @@ export const WebConfigRoutes = {
     response: z.object({ resourcePath: z.string(), isDebug: z.number().int() }),
     public: true,
   }),
-  /** Console versions (system managers); the released one is served at once by every server copy. */
+  /**
+   * Console versions (decision 0206): system managers and web-deploy users upload (stage) them; only
+   * a system manager releases one; the released one is served at once by every server copy.
+   */
   versions: defineRoute({
     method: 'GET',
     path: '/out-web/deploy/web/list',
     response: z.array(WebVersionSchema),
     permission: 'out-web:deploy:query',
   }),
-  /** Body: the built console as a multipart .tar.gz; query: its version name. */
+  /**
+   * Body: the built console as a multipart .tar.gz (`file`), after its Ed25519 signature (`signature`,
+   * base64) when the server has WEB_BUNDLE_PUBLIC_KEY; query: its version name.
+   */
   saveVersion: defineRoute({
     method: 'POST',
     path: '/out-web/deploy/web/save',
@@ -96,20 +115,39 @@ export const WebConfigRoutes = {
     status: 201,
     permission: 'out-web:deploy:update',
   }),
+  /** What releasing the version would serve: its files and the change of index.html. */
+  reviewVersion: defineRoute({
+    method: 'GET',
+    path: '/out-web/deploy/web/review',
+    query: VersionQuery,
+    response: WebReleaseReviewSchema,
+    permission: 'out-web:deploy:query',
+  }),
+  /** A system manager only, entering the own password again (`auth.password-error` when wrong). */
   release: defineRoute({
     method: 'POST',
     path: '/out-web/deploy/web/release',
-    body: VersionQuery,
+    body: VersionQuery.extend({ password: z.string().min(1).max(128) }),
     response: WebVersionSchema,
     permission: 'out-web:deploy:update',
   }),
-  /** Serves again the version released before the current one. */
+  /**
+   * Serves again the version released before the current one; null: the console built with the
+   * server (nothing was released before). A system manager only.
+   */
   rollback: defineRoute({
     method: 'POST',
     path: '/out-web/deploy/web/rollback',
-    response: WebVersionSchema,
+    response: WebVersionSchema.nullable(),
     permission: 'out-web:deploy:update',
   }),
+  /** Serves the console built with the server from now on, whatever was released. A system manager only. */
+  builtIn: defineRoute({
+    method: 'POST',
+    path: '/out-web/deploy/web/built-in',
+    permission: 'out-web:deploy:update',
+  }),
+  /** Removing the released version (a system manager only) serves the console built with the server. */
   removeVersion: defineRoute({
     method: 'DELETE',
     path: '/out-web/deploy/web/remove',

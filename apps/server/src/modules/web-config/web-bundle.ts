@@ -64,7 +64,9 @@ export async function unpackTarGz(gz: Buffer): Promise<Map<string, Buffer>> {
     const name = longName ?? (prefix ? `${prefix}/${text(h, 0, 100)}` : text(h, 0, 100));
     longName = null;
     if (type === '5') {
-      safePath(name);
+      // A folder: `tar czf x.tar.gz .` writes `./` for the bundle's own top, `*` writes `assets/`.
+      const dir = name.replace(/\/+$/, '');
+      if (dir !== '.') safePath(dir);
       continue;
     }
     if (type !== '0' && type !== '7') throw new BadBundle(`unsupported entry ${name}`);

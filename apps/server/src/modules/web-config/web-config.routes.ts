@@ -45,8 +45,15 @@ export function webConfigRoutes(app: LoggerheadApp, ctx: AppContext) {
   // Spec §7: isDebug 1 when the page path contains "debug".
   route(app, Routes.webConfig.deployInfo, { tags }, (req) => ctx.webDeploy.deployInfo(req.query.path));
 
-  // Console versions (spec §7 deploy/web) and the deploy log: system managers.
-  const versions = webVersionsService(webVersionsRepository(ctx.database.raw), ctx.files);
+  // Console versions (spec §7 deploy/web) and the deploy log: system managers and web-deploy users
+  // stage versions; only a system manager releases one (docs/decisions/0206-console-release-by-a-system-manager.md).
+  const versions = webVersionsService({
+    repo: webVersionsRepository(ctx.database.raw),
+    store: ctx.files,
+    reauth: (auth, password) => ctx.control.reauth(auth, password),
+    webDir: ctx.config.webDir,
+    publicKey: ctx.config.webBundlePublicKey,
+  });
   const withErrors = { tags, errors: { 400: ErrorResponseSchema, 404: ErrorResponseSchema, 409: ErrorResponseSchema } };
   const W = Routes.webConfig;
   route(app, W.versions, withErrors, () => versions.list());
@@ -54,11 +61,20 @@ export function webConfigRoutes(app: LoggerheadApp, ctx: AppContext) {
     const file = await req.file();
     if (!file) throw badRequest('http.400', 'file: the console bundle is required', 'file');
     const bytes = await file.toBuffer();
-    return reply.code(201).send(await versions.save(requireAuth(req.auth), req.query, bytes));
+    // The signature comes as a field before the file (fields after it are not read).
+    const sig = file.fields.signature;
+    const signature = sig && !Array.isArray(sig) && sig.type === 'field' ? String(sig.value) : undefined;
+    return reply.code(201).send(await versions.save(requireAuth(req.auth), req.query, bytes, signature));
   });
-  route(app, W.release, withErrors, (req) => versions.release(requireAuth(req.auth), req.body.id));
-  route(app, W.rollback, withErrors, (req) => versions.rollback(requireAuth(req.auth)));
-  route(app, W.removeVersion, withErrors, async (req, reply) => {
+  const managerErrors = { tags, errors: { ...withErrors.errors, 403: ErrorResponseSchema } };
+  route(app, W.reviewVersion, withErrors, (req) => versions.review(req.query.id));
+  route(app, W.release, managerErrors, (req) => versions.release(requireAuth(req.auth), req.body.id, req.body.password));
+  route(app, W.rollback, managerErrors, (req) => versions.rollback(requireAuth(req.auth)));
+  route(app, W.builtIn, managerErrors, async (req, reply) => {
+    await versions.builtIn(requireAuth(req.auth));
+    return reply.code(204).send();
+  });
+  route(app, W.removeVersion, managerErrors, async (req, reply) => {
     await versions.remove(requireAuth(req.auth), req.query.id);
     return reply.code(204).send();
   });

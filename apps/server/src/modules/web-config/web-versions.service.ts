@@ -1,9 +1,12 @@
+import { createHash, type KeyObject, verify } from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import type { FileStore } from '../../files/file-store.ts';
 import type { Auth } from '../../lib/auth.ts';
 import { ApiError } from '../../lib/errors.ts';
 import { BadBundle, safePath, unpackTarGz } from './web-bundle.ts';
-import type { WebVersionRow, WebVersionsRepository } from './web-versions.repository.ts';
+import { lineDiff } from './web-index-diff.ts';
+import type { WebFile, WebVersionRow, WebVersionsRepository } from './web-versions.repository.ts';
 
 const MIME: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -26,16 +29,43 @@ const MIME: Record<string, string> = {
 };
 export const mimeOf = (file: string) => MIME[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
 
+/** The deploy log's name for the console built with the server. */
+const BUILT_IN = '(built-in)';
+
 /** How long a copy serves the release it knows before asking the database again. */
 const RELEASE_TTL_MS = 2000;
 
 /**
- * Console versions (spec §7 /out-web deploy/web): a built console uploaded as a .tar.gz is kept in
- * the file store under `web/<id>/`, so every server copy can serve it; releasing one makes every
- * copy serve it within seconds, without a restart; a rollback serves the one released before.
+ * Whoever changes what the console's origin serves holds every session opened there: releasing,
+ * rolling back, serving the built console again and removing the served version are a system
+ * manager's, in a session of its own (not a web-deploy user, an API key or a super-session).
  */
-export function webVersionsService(repo: WebVersionsRepository, store: FileStore) {
-  const files = store.under('web');
+function releaser(auth: Auth): Auth {
+  if (auth.webDeploy || auth.apiKey || auth.superSession || !auth.systemManager) throw ApiError.of('web.manager-only');
+  return auth;
+}
+
+export interface WebVersionsDeps {
+  repo: WebVersionsRepository;
+  store: FileStore;
+  /** The caller's own password, entered again (`auth.password-error` when wrong; counts toward the lock-out). */
+  reauth: (auth: Auth, password: string) => Promise<void>;
+  /** The console built with the server (its index.html is what a release is compared with while it is served). */
+  webDir: string | null;
+  /** WEB_BUNDLE_PUBLIC_KEY: when set, only bundles with a matching Ed25519 signature are accepted. */
+  publicKey: KeyObject | null;
+}
+
+/**
+ * Console versions (spec §7 /out-web deploy/web, docs/decisions/0206-console-release-by-a-system-manager.md):
+ * a built console uploaded as a .tar.gz is kept in the file store under `web/<id>/`, so every server
+ * copy can serve it. Uploading stages it; only a system manager releases it, entering the password
+ * again after seeing its files and what changes in index.html. Every copy serves a release within
+ * seconds, without a restart; a rollback serves the one released before, or the built console.
+ */
+export function webVersionsService(deps: WebVersionsDeps) {
+  const { repo } = deps;
+  const files = deps.store.under('web');
   let cached: { id: string | null; at: number } | null = null;
   async function current(): Promise<string | null> {
     if (cached && Date.now() - cached.at < RELEASE_TTL_MS) return cached.id;
@@ -74,7 +104,12 @@ export function webVersionsService(repo: WebVersionsRepository, store: FileStore
       return r ? view(r, cur) : null;
     },
 
-    async save(auth: Auth, q: { version: string; description: string }, bundle: Buffer) {
+    async save(auth: Auth, q: { version: string; description: string }, bundle: Buffer, signature: string | undefined) {
+      if (deps.publicKey) {
+        const sig = signature ? Buffer.from(signature.trim(), 'base64') : Buffer.alloc(0);
+        if (sig.length !== 64 || !verify(null, bundle, deps.publicKey, sig))
+          throw ApiError.of('web.bad-signature', undefined, { field: 'signature' });
+      }
       let unpacked: Map<string, Buffer>;
       try {
         unpacked = await unpackTarGz(bundle);
@@ -83,12 +118,18 @@ export function webVersionsService(repo: WebVersionsRepository, store: FileStore
         throw e;
       }
       let bytes = 0;
-      for (const b of unpacked.values()) bytes += b.length;
+      const manifest: WebFile[] = [];
+      for (const [p, b] of unpacked) {
+        bytes += b.length;
+        manifest.push({ path: p, bytes: b.length, sha256: createHash('sha256').update(b).digest('hex') });
+      }
+      manifest.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
       const id = await repo.insert({
         version: q.version,
         description: q.description,
         file_count: unpacked.size,
         bytes,
+        manifest,
         by: auth,
       });
       if (!id) throw ApiError.of('web.version-exists');
@@ -103,26 +144,69 @@ export function webVersionsService(repo: WebVersionsRepository, store: FileStore
       return view((await repo.get(id)) as WebVersionRow, await repo.current());
     },
 
-    async release(auth: Auth, id: string) {
+    /**
+     * What a release of this version would serve: its files, who uploaded it, and its index.html
+     * against the one served now, line by line.
+     */
+    async review(id: string) {
       const r = await found(id);
+      const cur = await repo.current();
+      const list: WebFile[] =
+        r.manifest ??
+        (await files.list(id)).map((k) => ({ path: k.startsWith(`${id}/`) ? k.slice(id.length + 1) : k, bytes: -1, sha256: '' }));
+      const candidate = ((await files.get(`${id}/index.html`)) ?? Buffer.alloc(0)).toString('utf8');
+      const served = cur ? await repo.get(cur) : null;
+      const servedIndex = served
+        ? ((await files.get(`${served.id}/index.html`)) ?? Buffer.alloc(0)).toString('utf8')
+        : deps.webDir
+          ? await fs.promises.readFile(path.join(deps.webDir, 'index.html'), 'utf8').catch(() => '')
+          : '';
+      return {
+        version: view(r, cur),
+        uploaded_by: await repo.uploader(id),
+        files: list,
+        served: served ? { version: served.version } : null,
+        index_diff: lineDiff(servedIndex, candidate),
+      };
+    },
+
+    async release(auth: Auth, id: string, password: string) {
+      releaser(auth);
+      const r = await found(id);
+      await deps.reauth(auth, password);
       await repo.release(id);
       cached = { id, at: Date.now() };
       await repo.log('release', r.version, auth);
       return view(r, id);
     },
 
+    /** Serves the release before the current one again, or the console built with the server when there is none. */
     async rollback(auth: Auth) {
-      const id = await repo.rollback();
-      if (!id) throw ApiError.of('web.no-previous');
-      cached = { id, at: Date.now() };
-      const r = await found(id);
-      await repo.log('rollback', r.version, auth);
-      return view(r, id);
+      releaser(auth);
+      const back = await repo.rollback();
+      if (!back) throw ApiError.of('web.no-previous');
+      cached = { id: back.id, at: Date.now() };
+      const r = back.id ? await found(back.id) : null;
+      await repo.log('rollback', r?.version ?? BUILT_IN, auth);
+      return r ? view(r, back.id) : null;
     },
 
+    /** Serves the console built with the server from now on (one action, whatever was released). */
+    async builtIn(auth: Auth) {
+      releaser(auth);
+      if ((await repo.current()) !== null) await repo.release(null);
+      cached = { id: null, at: Date.now() };
+      await repo.log('built-in', BUILT_IN, auth);
+    },
+
+    /** Removes a version; removing the served one (a system manager's) serves the console built with the server. */
     async remove(auth: Auth, id: string) {
       const r = await found(id);
-      if ((await repo.current()) === id) throw ApiError.of('web.version-released');
+      if ((await repo.current()) === id) {
+        releaser(auth);
+        await repo.release(null);
+        cached = { id: null, at: Date.now() };
+      }
       await dropFiles(id);
       await repo.remove(id);
       await repo.log('remove', r.version, auth);

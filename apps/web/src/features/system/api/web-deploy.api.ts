@@ -11,8 +11,10 @@ export const webDeployApi = {
     form.append('file', file, file.name);
     return call(W.saveVersion, { query: { version, description }, body: form, timeout: 300_000 });
   },
-  release: (id: string) => call(W.release, { body: { id } }),
+  review: (id: string, signal?: AbortSignal) => call(W.reviewVersion, { query: { id }, signal }),
+  release: (id: string, password: string) => call(W.release, { body: { id, password } }),
   rollback: () => call(W.rollback, {}),
+  builtIn: () => call(W.builtIn, {}),
   remove: (id: string) => call(W.removeVersion, { query: { id } }),
   logs: (signal?: AbortSignal) => call(W.deployLogs, { signal }),
   config: (signal?: AbortSignal) => call(W.deployInfo, { signal }),

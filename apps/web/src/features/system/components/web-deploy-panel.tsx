@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../../lib/format.ts';
 import { webDeployApi } from '../api/web-deploy.api.ts';
+import { WebReleaseDialog } from './web-release-dialog.tsx';
 
 type Version = RouteResponse<typeof Routes.webConfig.versions>[number];
 type DeployUser = RouteResponse<typeof Routes.webConfig.deployUsers>[number];
@@ -12,8 +13,9 @@ type DeployLog = RouteResponse<typeof Routes.webConfig.deployLogs>[number];
 const KEY = ['system', 'web-deploy'] as const;
 
 /**
- * System manager: the console versions (upload a built console as .tar.gz, release, roll back,
- * remove), the deploy configuration, the server configuration, the web-deploy users, the deploy log.
+ * System manager: the console versions (upload a built console as .tar.gz; release after reviewing
+ * its files and index.html with the password; roll back; serve the built console again; remove),
+ * the deploy configuration, the server configuration, the web-deploy users, the deploy log.
  */
 export function WebDeployPanel() {
   const { t } = useTranslation();
@@ -27,6 +29,7 @@ export function WebDeployPanel() {
   const [uploadOpen, setUploadOpen] = useState(false);
   const [userOpen, setUserOpen] = useState(false);
   const [passwordOf, setPasswordOf] = useState<DeployUser | null>(null);
+  const [releasing, setReleasing] = useState<Version | null>(null);
   const [uploadForm] = Form.useForm<{ version: string; description?: string }>();
   const [userForm] = Form.useForm<{ username: string; password: string }>();
   const [passwordForm] = Form.useForm<{ password: string }>();
@@ -71,6 +74,11 @@ export function WebDeployPanel() {
         title={t('system.deploy.versions')}
         extra={
           <Space>
+            <Popconfirm title={t('system.deploy.builtInConfirm')} onConfirm={() => run.mutate(() => webDeployApi.builtIn())}>
+              <Button danger loading={run.isPending} data-testid="deploy-built-in">
+                {t('system.deploy.builtIn')}
+              </Button>
+            </Popconfirm>
             <Button onClick={() => run.mutate(() => webDeployApi.rollback())} loading={run.isPending} data-testid="deploy-rollback">
               {t('system.deploy.rollback')}
             </Button>
@@ -102,11 +110,14 @@ export function WebDeployPanel() {
               width: 190,
               render: (_: unknown, v: Version) => (
                 <Space>
-                  <Button size="small" disabled={v.released} onClick={() => run.mutate(() => webDeployApi.release(v.id))}>
+                  <Button size="small" disabled={v.released} onClick={() => setReleasing(v)}>
                     {t('system.deploy.release')}
                   </Button>
-                  <Popconfirm title={t('system.deploy.removeConfirm')} onConfirm={() => run.mutate(() => webDeployApi.remove(v.id))}>
-                    <Button size="small" danger disabled={v.released}>
+                  <Popconfirm
+                    title={t(v.released ? 'system.deploy.removeServedConfirm' : 'system.deploy.removeConfirm')}
+                    onConfirm={() => run.mutate(() => webDeployApi.remove(v.id))}
+                  >
+                    <Button size="small" danger>
                       {t('system.deploy.remove')}
                     </Button>
                   </Popconfirm>
@@ -242,6 +253,15 @@ export function WebDeployPanel() {
           ]}
         />
       </Card>
+
+      <WebReleaseDialog
+        version={releasing}
+        onClose={() => setReleasing(null)}
+        onReleased={() => {
+          setReleasing(null);
+          refresh();
+        }}
+      />
 
       <Modal
         open={uploadOpen}

@@ -152,12 +152,12 @@ describe("device accounts kept on Mosquitto's dynamic-security plugin (MQTT_DYNS
       [d.id, id],
     );
     await t.database.raw.query('delete from things where id = $1', [d.id]);
-    expect(await accounts.reconcile()).toEqual({ created: 1, rekeyed: 0, removed: 1 });
+    expect(await accounts.reconcile()).toEqual({ created: 1, rekeyed: 0, repaired: 0, removed: 1 });
     const restored = await tryConnect(broker.port, id, 'restored-key-0123456789');
     expect(restored.ok).toBe(true);
     restored.client.end(true);
     expect((await tryConnect(broker.port, d.third_things_id, d.things_key)).ok).toBe(false);
     // Nothing left to do: a second pass changes nothing.
-    expect(await accounts.reconcile()).toEqual({ created: 0, rekeyed: 0, removed: 0 });
+    expect(await accounts.reconcile()).toEqual({ created: 0, rekeyed: 0, repaired: 0, removed: 0 });
   });
 });

@@ -26,7 +26,12 @@ export async function freePort(): Promise<number> {
  * A Mosquitto of its own on a free port, with the dynamic-security plugin and only an admin client
  * (as `mosquitto_ctrl dynsec init` makes it): no device account exists but what the server creates.
  */
-export async function startMosquitto(): Promise<{ url: string; port: number; stop: () => Promise<void> }> {
+export async function startMosquitto(): Promise<{
+  url: string;
+  port: number;
+  restart: (o?: { loseAccounts?: boolean }) => Promise<void>;
+  stop: () => Promise<void>;
+}> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lh-dynsec-'));
   const plugin = fs.existsSync(PLUGIN)
     ? PLUGIN
@@ -52,43 +57,73 @@ export async function startMosquitto(): Promise<{ url: string; port: number; sto
       '',
     ].join('\n'),
   );
-  const proc: ChildProcess = spawn(fs.existsSync('/usr/sbin/mosquitto') ? '/usr/sbin/mosquitto' : 'mosquitto', ['-c', conf], {
-    stdio: 'ignore',
-  });
-  await poll(
-    () =>
-      new Promise<boolean>((resolve) => {
-        const c = net.connect(port, '127.0.0.1', () => {
-          c.destroy();
-          resolve(true);
-        });
-        c.on('error', () => resolve(false));
-      }),
-    (up) => up,
-    { ms: 10_000 },
-  );
+  const launch = (): ChildProcess =>
+    spawn(fs.existsSync('/usr/sbin/mosquitto') ? '/usr/sbin/mosquitto' : 'mosquitto', ['-c', conf], { stdio: 'ignore' });
+  const listening = () =>
+    poll(
+      () =>
+        new Promise<boolean>((resolve) => {
+          const c = net.connect(port, '127.0.0.1', () => {
+            c.destroy();
+            resolve(true);
+          });
+          c.on('error', () => resolve(false));
+        }),
+      (up) => up,
+      { ms: 10_000 },
+    );
+  let proc = launch();
+  await listening();
+  const halt = async () => {
+    if (proc.exitCode === null && proc.signalCode === null) {
+      const exited = new Promise((r) => proc.once('exit', r));
+      proc.kill('SIGTERM');
+      await exited;
+    }
+  };
   return {
     url: `mqtt://${ADMIN}:${ADMIN_PASSWORD}@127.0.0.1:${port}`,
     port,
+    /**
+     * Stops and starts it again on the same port; `loseAccounts`: with a dynamic-security file as
+     * `mosquitto_ctrl dynsec init` makes it (the admin alone), as a broker that lost its file comes back.
+     */
+    restart: async (o: { loseAccounts?: boolean } = {}) => {
+      await halt();
+      if (o.loseAccounts) {
+        fs.rmSync(path.join(dir, 'dynsec.json'), { force: true });
+        execFileSync('mosquitto_ctrl', ['dynsec', 'init', path.join(dir, 'dynsec.json'), ADMIN, ADMIN_PASSWORD], { stdio: 'ignore' });
+      }
+      proc = launch();
+      await listening();
+    },
     stop: async () => {
-      proc.kill('SIGTERM');
-      await new Promise((r) => proc.once('exit', r));
+      await halt();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
 }
 
-/** Connects as a device: resolves with the CONNACK's outcome. */
-export function tryConnect(port: number, deviceId: string, key: string): Promise<{ ok: boolean; client: mqtt.MqttClient }> {
+/**
+ * Connects as a device (client id: its device ID, unless `o.clientId`): resolves with the CONNACK's
+ * outcome (`sessionPresent` when accepted).
+ */
+export function tryConnect(
+  port: number,
+  deviceId: string,
+  key: string,
+  o: Partial<mqtt.IClientOptions> = {},
+): Promise<{ ok: boolean; client: mqtt.MqttClient; sessionPresent?: boolean }> {
   return new Promise((resolve) => {
     const client = mqtt.connect(`mqtt://127.0.0.1:${port}`, {
-      clientId: `${deviceId}-t${Math.random().toString(36).slice(2, 6)}`,
+      clientId: deviceId,
       username: deviceId,
       password: key,
       reconnectPeriod: 0,
       connectTimeout: 5000,
+      ...o,
     });
-    client.once('connect', () => resolve({ ok: true, client }));
+    client.once('connect', (ack) => resolve({ ok: true, client, sessionPresent: ack.sessionPresent }));
     client.once('error', () => {
       client.end(true);
       resolve({ ok: false, client });

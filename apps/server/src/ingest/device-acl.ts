@@ -10,6 +10,15 @@ export function deviceMayConnect(deviceId: string, clientId: string): boolean {
   return DEVICE_ID_PATTERN.test(deviceId) && (clientId === deviceId || clientId.startsWith(`${deviceId}-`));
 }
 
+/**
+ * The device a client id belongs to (its device ID, alone or before a dash), or null: such a client
+ * id is that device's only, whoever else asks for it (another device, or any other account).
+ */
+export function clientIdDevice(clientId: string): string | null {
+  const head = clientId.split('-', 1)[0];
+  return DEVICE_ID_PATTERN.test(head) ? head : null;
+}
+
 export function deviceMaySubscribe(deviceId: string, filter: string): boolean {
   const prefix = `${TOPIC_ROOT}/${deviceId}/down/`;
   return filter === `${prefix}#` || (filter.startsWith(prefix) && !filter.slice(prefix.length).includes('#'));

@@ -16,10 +16,17 @@ export const deviceRole = (deviceId: string) => `loggerhead-device-${deviceId}`;
 export const SERVER_ROLE = 'loggerhead-server';
 
 type Acl = { acltype: string; topic: string; allow: boolean; priority?: number };
+/**
+ * The plugin's default lets every client receive whatever its subscriptions match
+ * (`publishClientReceive` allow): the last, lowest-priority entry denies a device every topic but
+ * its own down topics, whatever a session it holds was subscribed to.
+ */
+const RECEIVE_NOTHING_ELSE: Acl = { acltype: 'publishClientReceive', topic: '#', allow: false, priority: -1 };
 const deviceAcls = (deviceId: string): Acl[] => [
   { acltype: 'publishClientSend', topic: `${TOPIC_ROOT}/${deviceId}/up/#`, allow: true },
   { acltype: 'subscribePattern', topic: `${TOPIC_ROOT}/${deviceId}/down/#`, allow: true },
   { acltype: 'publishClientReceive', topic: `${TOPIC_ROOT}/${deviceId}/down/#`, allow: true },
+  RECEIVE_NOTHING_ELSE,
 ];
 const SERVER_ACLS: Acl[] = [
   { acltype: 'subscribePattern', topic: `${TOPIC_ROOT}/+/up/#`, allow: true },
@@ -44,6 +51,39 @@ interface Response {
 /** The key is never stored twice: the table keeps its digest, to see which passwords the broker lacks. */
 export const keyDigest = (key: string) => createHash('sha256').update(key).digest('hex');
 
+/**
+ * What the broker's client carries (its `textdescription`) to say which key its password is: a
+ * short digest of device ID and key, so that a reconciliation reads from the broker itself whether
+ * the password it holds is the stored key's (the plugin never gives a password back).
+ */
+export const keyTag = (deviceId: string, key: string) =>
+  `loggerhead key ${createHash('sha256').update(`loggerhead-broker-account:${deviceId}:${key}`).digest('hex').slice(0, 24)}`;
+
+/** A client as `listClients` (verbose) gives it. */
+interface BrokerClient {
+  username: string;
+  clientid?: string;
+  textdescription?: string;
+  roles?: { rolename: string }[];
+}
+
+export interface ReconcileResult {
+  /** Devices the broker had no client for (new, or lost by the broker), given one with their stored key. */
+  created: number;
+  /** Clients whose password was an older key than the device's. */
+  rekeyed: number;
+  /** Clients that lacked their client id, their role or their tag, set right with the stored key. */
+  repaired: number;
+  /** Clients of devices that are gone. */
+  removed: number;
+}
+
+/** How the broker last answered the server's control commands: `refused` when it would not do them. */
+export type AccountsState = 'ok' | 'refused';
+
+/** Answers of a plugin that will not act for this account (as opposed to a name taken or not found). */
+const REFUSAL = /not authori[sz]ed|permission|denied/i;
+
 interface Log {
   info: (o: object | string, m?: string) => void;
   warn: (o: object, m: string) => void;
@@ -52,11 +92,15 @@ interface Log {
 
 /**
  * Device accounts on an external Mosquitto, kept by the server through the dynamic-security plugin
- * (`MQTT_DYNSEC`): a device added gets a client (username = device ID, password = things_key, a role
- * of its own); a re-keyed device gets the new password and its connection closed; a deleted
- * device's client goes. A reconciliation at start and every few minutes (once across the server copies, app.ts) catches what a broker
- * outage missed: the table `broker_accounts` holds which device and key digest the broker was given.
- * Only clients this server created are ever deleted; the operator's own accounts are left alone.
+ * (`MQTT_DYNSEC`): a device added gets a client (username = device ID, password = things_key, client
+ * id = device ID, a role of its own); a re-keyed device gets the new password and its connection
+ * closed; a deleted device's client goes. The client id is bound to the account: no one but the
+ * device may connect under its client id, so no one else can close its connection or resume its
+ * session. A reconciliation at start, at each reconnect to the broker and every few minutes (once
+ * across the server copies, app.ts) reads what the broker holds (`listClients`) and puts back what it
+ * lacks: a broker that lost its accounts gets them again with the stored keys. The table
+ * `broker_accounts` holds which devices this server gave the broker: only those clients, and
+ * clients carrying a device role of this server, are ever deleted; the operator's own stay.
  */
 export class DynsecAccounts {
   private client: MqttClient | null = null;
@@ -64,9 +108,16 @@ export class DynsecAccounts {
   private ops: Promise<unknown> = Promise.resolve();
   private waiting: { resolve: (r: Response[]) => void; reject: (e: Error) => void } | null = null;
   private readonly repo: BrokerAccountsRepository;
+  private lastState: AccountsState = 'ok';
+  private closing = false;
 
   constructor(private readonly opts: { url: string; clientId: string; raw: RawSql; log: Log; timeoutMs?: number }) {
     this.repo = brokerAccountsRepository(opts.raw);
+  }
+
+  /** `refused` while the broker does not answer or refuses the server's control commands (health check). */
+  state(): AccountsState {
+    return this.lastState;
   }
 
   async start(): Promise<void> {
@@ -105,11 +156,22 @@ export class DynsecAccounts {
       });
     });
     await client.subscribeAsync(RESPONSE, { qos: 1 });
-    await this.ensureRoles();
+    await this.serial(() => this.ensureRoles());
     await this.reconcile();
+    // Back after the broker restarted: it may have come back without the accounts (a dynamic-security
+    // file it could not write, an older copy restored), so they are read and put back at once.
+    client.on('connect', () => {
+      if (this.closing) return;
+      void client
+        .subscribeAsync(RESPONSE, { qos: 1 })
+        .then(() => this.serial(() => this.ensureRoles()))
+        .then(() => this.reconcile())
+        .catch((err) => this.opts.log.warn({ err }, 'device accounts not reconciled after the broker came back'));
+    });
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     await this.ops.catch(() => {});
     await this.chain.catch(() => {});
     await this.client?.endAsync().catch(() => {});
@@ -134,7 +196,14 @@ export class DynsecAccounts {
       });
       try {
         await client.publishAsync(CONTROL, JSON.stringify({ commands }), { qos: 1 });
-        return await Promise.race([answer, timeout]);
+        const res = await Promise.race([answer, timeout]);
+        this.noteState(res.some((r) => r.error && REFUSAL.test(r.error)) ? 'refused' : 'ok');
+        return res;
+      } catch (err) {
+        // Not answered, or the publish refused (the account lost its rights to the plugin's topic);
+        // a connection that dropped in between says nothing about the broker's will.
+        if (client.connected) this.noteState('refused');
+        throw err;
       } finally {
         clearTimeout(timer);
         this.waiting = null;
@@ -143,6 +212,17 @@ export class DynsecAccounts {
     const next = this.chain.then(run, run);
     this.chain = next.catch(() => {});
     return next;
+  }
+
+  private noteState(state: AccountsState): void {
+    if (state === this.lastState) return;
+    this.lastState = state;
+    if (state === 'refused')
+      this.opts.log.error(
+        {},
+        "the broker refuses or does not answer the dynamic-security commands: device accounts cannot be kept (is MQTT_URL's account the plugin's admin?)",
+      );
+    else this.opts.log.info('the broker answers the dynamic-security commands again');
   }
 
   private async ensureRoles(): Promise<void> {
@@ -186,57 +266,106 @@ export class DynsecAccounts {
       if (synced) await this.remove(deviceId);
       return;
     }
-    await this.put(device.device_id, device.things_key, synced?.key_digest ?? null);
+    if (synced?.key_digest === keyDigest(device.things_key)) return;
+    const [r] = await this.command([{ command: 'getClient', username: deviceId }]);
+    const held = r?.error ? null : ((r?.data?.client as BrokerClient | undefined) ?? null);
+    await this.put(device.device_id, device.things_key, held, synced?.key_digest ?? null);
   }
 
-  /** Every device's account: created, re-keyed and deleted as the database says. Returns what changed. */
-  reconcile(): Promise<{ created: number; rekeyed: number; removed: number }> {
+  /** Every device's account, checked against the clients the broker holds: created, set right and deleted as the database says. */
+  reconcile(): Promise<ReconcileResult> {
     return this.serial(() => this.reconcileNow());
   }
 
-  private async reconcileNow(): Promise<{ created: number; rekeyed: number; removed: number }> {
+  private async brokerClients(): Promise<Map<string, BrokerClient>> {
+    const [r] = await this.command([{ command: 'listClients', verbose: true, count: -1 }]);
+    if (!r || r.error) throw new Error(`dynamic security: listClients: ${r?.error ?? 'no answer'}`);
+    const clients = (r.data?.clients ?? []) as BrokerClient[];
+    return new Map(clients.map((c) => [c.username, c]));
+  }
+
+  private async reconcileNow(): Promise<ReconcileResult> {
+    const held = await this.brokerClients();
     const devices = await this.repo.devices();
     const synced = new Map((await this.repo.allSynced()).map((s) => [s.device_id, s.key_digest]));
-    const out = { created: 0, rekeyed: 0, removed: 0 };
+    const out: ReconcileResult = { created: 0, rekeyed: 0, repaired: 0, removed: 0 };
     for (const d of devices) {
       const had = synced.get(d.device_id) ?? null;
       synced.delete(d.device_id);
-      if (had === keyDigest(d.things_key)) continue;
-      await this.put(d.device_id, d.things_key, had);
-      if (had === null) out.created++;
-      else out.rekeyed++;
+      const client = held.get(d.device_id) ?? null;
+      held.delete(d.device_id);
+      const done = await this.put(d.device_id, d.things_key, client, had);
+      if (done !== 'kept') out[done]++;
     }
+    // Gone from the database: the clients this server made (recorded, or carrying its device role).
     for (const gone of synced.keys()) {
+      held.delete(gone);
       await this.remove(gone);
       out.removed++;
     }
-    if (out.created || out.rekeyed || out.removed) this.opts.log.info(out, 'device accounts reconciled on the broker');
+    for (const c of held.values())
+      if ((c.roles ?? []).some((r) => r.rolename === deviceRole(c.username))) {
+        await this.remove(c.username);
+        out.removed++;
+      }
+    if (out.created) this.opts.log.warn(out, 'device accounts missing on the broker were created with their stored keys');
+    else if (out.rekeyed || out.repaired || out.removed) this.opts.log.info(out, 'device accounts reconciled on the broker');
     return out;
   }
 
-  private async put(deviceId: string, key: string, hadDigest: string | null): Promise<void> {
-    const digest = keyDigest(key);
-    if (hadDigest === digest) return;
-    const [role, created] = await this.command([
-      { command: 'createRole', rolename: deviceRole(deviceId), acls: deviceAcls(deviceId) },
-      { command: 'createClient', username: deviceId, password: key, roles: [{ rolename: deviceRole(deviceId) }] },
-    ]);
-    if (role?.error && !/already exists/i.test(role.error)) throw new Error(`dynamic security: createRole ${deviceId}: ${role.error}`);
-    if (created?.error) {
-      if (!/already exists/i.test(created.error)) throw new Error(`dynamic security: createClient ${deviceId}: ${created.error}`);
+  /**
+   * Gives the broker the device's account as it must be, from what it holds (`held`; null: nothing),
+   * and records it (`syncedDigest`: the key digest recorded before).
+   */
+  private async put(
+    deviceId: string,
+    key: string,
+    held: BrokerClient | null,
+    syncedDigest: string | null,
+  ): Promise<'created' | 'rekeyed' | 'repaired' | 'kept'> {
+    const tag = keyTag(deviceId, key);
+    const role = deviceRole(deviceId);
+    const right = (c: BrokerClient) =>
+      c.clientid === deviceId && c.textdescription === tag && (c.roles ?? []).some((r) => r.rolename === role);
+    let outcome: 'created' | 'rekeyed' | 'repaired' | 'kept' = 'kept';
+    if (!held) {
+      const [madeRole, created] = await this.command([
+        { command: 'createRole', rolename: role, acls: deviceAcls(deviceId) },
+        {
+          command: 'createClient',
+          username: deviceId,
+          clientid: deviceId,
+          password: key,
+          textdescription: tag,
+          roles: [{ rolename: role }],
+        },
+      ]);
+      if (madeRole?.error && !/already exists/i.test(madeRole.error))
+        throw new Error(`dynamic security: createRole ${deviceId}: ${madeRole.error}`);
+      if (!created?.error) outcome = 'created';
+      else if (!/already exists/i.test(created.error)) throw new Error(`dynamic security: createClient ${deviceId}: ${created.error}`);
+      else held = { username: deviceId }; // made in between: set right below
+    }
+    if (held && !right(held)) {
       const res = await this.command([
-        { command: 'setClientPassword', username: deviceId, password: key },
-        { command: 'addClientRole', username: deviceId, rolename: deviceRole(deviceId) },
+        { command: 'createRole', rolename: role, acls: deviceAcls(deviceId) },
+        // A role made before its receive rule: the rule is added (an existing one is left as it is).
+        { command: 'addRoleACL', rolename: role, ...RECEIVE_NOTHING_ELSE },
+        { command: 'modifyClient', username: deviceId, clientid: deviceId, password: key, textdescription: tag },
+        { command: 'addClientRole', username: deviceId, rolename: role },
         { command: 'enableClient', username: deviceId },
       ]);
-      if (res[0]?.error) throw new Error(`dynamic security: setClientPassword ${deviceId}: ${res[0].error}`);
-      // A new key closes the connections made with an old one.
+      if (res[2]?.error) throw new Error(`dynamic security: modifyClient ${deviceId}: ${res[2].error}`);
+      // A new key or a client id now bound: the connections made before are closed.
       await this.command([
         { command: 'disableClient', username: deviceId },
         { command: 'enableClient', username: deviceId },
       ]);
+      outcome = held.textdescription?.startsWith('loggerhead key ') && held.textdescription !== tag ? 'rekeyed' : 'repaired';
     }
-    await this.repo.markSynced(deviceId, digest);
+    const digest = keyDigest(key);
+    if (syncedDigest !== digest) await this.repo.markSynced(deviceId, digest);
+    return outcome;
   }
 
   private async remove(deviceId: string): Promise<void> {

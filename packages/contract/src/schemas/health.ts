@@ -4,6 +4,11 @@ export const HealthSchema = z.object({
   status: z.enum(['ok', 'degraded']),
   db: z.enum(['up', 'down']),
   broker: z.enum(['up', 'down']),
+  /**
+   * With `MQTT_DYNSEC`: whether the broker carries out the server's commands on the device accounts
+   * (`refused` when it refuses or does not answer them: devices added or re-keyed cannot connect).
+   */
+  broker_accounts: z.enum(['ok', 'refused']).optional(),
   version: z.string(),
 });
 export type Health = z.infer<typeof HealthSchema>;

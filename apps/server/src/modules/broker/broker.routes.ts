@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { type BrokerVerdict, ErrorResponseSchema, Routes } from '@loggerhead/contract';
 import type { AppContext, LoggerheadApp } from '../../app.ts';
-import { deviceMayConnect, deviceMayPublish, deviceMaySubscribe } from '../../ingest/device-acl.ts';
+import { clientIdDevice, deviceMayConnect, deviceMayPublish, deviceMaySubscribe } from '../../ingest/device-acl.ts';
 import { ApiError } from '../../lib/errors.ts';
 import { route } from '../../lib/route.ts';
 
@@ -12,7 +12,10 @@ const errors = { 401: ErrorResponseSchema, 404: ErrorResponseSchema };
 /**
  * HTTP authentication and authorization of devices for an external broker that asks an endpoint
  * (EMQX): the same rules as the embedded broker. A username that is not a device ID is `ignore`d,
- * so the broker's own accounts (the servers') are decided by its next source.
+ * so the broker's own accounts (the servers') are decided by its next source — unless it asks for a
+ * device's client id, which is denied: the broker would close that device's connection and hand its
+ * session (its queued commands) to the newcomer; a client id of the device form is kept for
+ * devices. A device's rights hold only under its own client id.
  */
 export function brokerRoutes(app: LoggerheadApp, ctx: AppContext) {
   const secret = ctx.config.brokerAuthSecret;
@@ -28,7 +31,8 @@ export function brokerRoutes(app: LoggerheadApp, ctx: AppContext) {
     checkCaller(req.headers.authorization);
     const { clientid, username, password } = req.body;
     const known = await devices.identify(username);
-    if (!known) return { result: 'ignore' };
+    // Client ids of the device form are the devices' own, known yet or not.
+    if (!known) return { result: clientIdDevice(clientid) ? 'deny' : 'ignore' };
     if (!deviceMayConnect(username, clientid)) return { result: 'deny' };
     const device = await devices.authenticate(username, password);
     if (!device) {
@@ -40,8 +44,9 @@ export function brokerRoutes(app: LoggerheadApp, ctx: AppContext) {
 
   route(app, R.acl, { tags, errors }, async (req): Promise<BrokerVerdict> => {
     checkCaller(req.headers.authorization);
-    const { username, topic, action } = req.body;
+    const { clientid, username, topic, action } = req.body;
     if (!(await devices.identify(username))) return { result: 'ignore' };
+    if (!deviceMayConnect(username, clientid)) return { result: 'deny' };
     const ok = action === 'publish' ? deviceMayPublish(username, topic) : deviceMaySubscribe(username, topic);
     return { result: ok ? 'allow' : 'deny' };
   });

@@ -5,5 +5,7 @@ export const HealthSchema = z.object({
   db: z.enum(['up', 'down']),
   broker: z.enum(['up', 'down']),
   version: z.string(),
+  /** How late the server's thread runs its work (the delay every request waits behind), over the last 10–20 s. */
+  event_loop: z.object({ p99_ms: z.number(), max_ms: z.number(), window_s: z.number() }),
 });
 export type Health = z.infer<typeof HealthSchema>;

@@ -117,6 +117,8 @@ export interface Config {
    * resumed or failed by another copy (`JOB_LEASE_SECONDS`, 30). Only matters with several copies.
    */
   jobLeaseSeconds: number;
+  /** The log warns when the event loop was held longer than this, ms (`EVENT_LOOP_WARN_MS`, 200); `/v1/health` reports the delay. */
+  eventLoopWarnMs: number;
   /** The Groovy runtime of test management (docs/test-management.md). */
   groovy: GroovyConfig;
   /**
@@ -304,6 +306,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
       helpUrl: env.HELP_URL?.trim() ?? '',
     },
     jobLeaseSeconds: positiveInt(env, 'JOB_LEASE_SECONDS', 30),
+    eventLoopWarnMs: positiveInt(env, 'EVENT_LOOP_WARN_MS', 200),
     groovy: {
       workers: env.GROOVY_WORKERS === '0' ? 0 : positiveInt(env, 'GROOVY_WORKERS', 2),
       heapMb: positiveInt(env, 'GROOVY_HEAP_MB', 256),

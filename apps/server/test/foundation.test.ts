@@ -15,6 +15,8 @@ describe('foundation', () => {
     const res = await t.app.inject({ method: 'GET', url: '/v1/health' });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ status: 'ok', db: 'up', broker: 'up' });
+    // The event loop's delay, measured on this server's thread (lib/event-loop-lag.test.ts checks the figures).
+    expect(res.json().event_loop).toEqual({ p99_ms: expect.any(Number), max_ms: expect.any(Number), window_s: expect.any(Number) });
   });
 
   it('answers on /api as well as /v1', async () => {
@@ -164,6 +166,7 @@ describe('config', () => {
     ['S3_BUCKET', undefined, { S3_URL: 'http://minio:9000' }],
     ['S3_URL', 'ftp://minio', { S3_BUCKET: 'lh' }],
     ['S3_SECRET_ACCESS_KEY', undefined, { S3_BUCKET: 'lh', S3_ACCESS_KEY_ID: 'k' }],
+    ['EVENT_LOOP_WARN_MS', '0', {}],
   ] as [string, string | undefined, Record<string, string>?][])('refuses a wrong %s naming the variable', (name, value, others) => {
     let err: unknown;
     try {

@@ -1,3 +1,4 @@
+import { eventLoopLag } from '../lib/event-loop-lag.ts';
 import { runPeriodically } from '../lib/periodic.ts';
 import type { AppContext, LoggerheadApp } from '../app.ts';
 import { alertModule } from './alert/alert.module.ts';
@@ -54,13 +55,17 @@ import { workOrderModule } from './workorder/workorder.module.ts';
 export type ModuleRegistrar = (app: LoggerheadApp, ctx: AppContext) => void | Promise<void>;
 
 export const modules: ModuleRegistrar[] = [
-  (app, ctx) =>
+  (app, ctx) => {
+    const lag = eventLoopLag({ warnMs: ctx.config.eventLoopWarnMs, log: app.log });
+    app.addHook('onClose', async () => lag.stop());
     healthRoutes(app, {
       db: () => ctx.database.ping(),
       broker: () => ctx.broker.isUp(),
       accounts: () => ctx.ingest.accounts?.state() ?? null,
       version: ctx.version,
-    }),
+      lag: () => lag.report(),
+    });
+  },
   (app, ctx) => brokerRoutes(app, ctx),
   (app, ctx) => {
     controlRoutes(app, ctx.control, opLogRepository(ctx.database.raw));

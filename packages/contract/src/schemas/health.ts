@@ -10,5 +10,7 @@ export const HealthSchema = z.object({
    */
   broker_accounts: z.enum(['ok', 'refused']).optional(),
   version: z.string(),
+  /** How late the server's thread runs its work (the delay every request waits behind), over the last 10–20 s. */
+  event_loop: z.object({ p99_ms: z.number(), max_ms: z.number(), window_s: z.number() }),
 });
 export type Health = z.infer<typeof HealthSchema>;

@@ -1,10 +1,18 @@
 import { HealthSchema, Routes } from '@loggerhead/contract';
+import type { LagReport } from '../../lib/event-loop-lag.ts';
 import type { App } from '../../lib/fastify.ts';
 import { route } from '../../lib/route.ts';
 
+/** The health check: database and broker up or down, and the event loop's delay (lib/event-loop-lag.ts). */
 export function healthRoutes(
   app: App,
-  probe: { db: () => Promise<boolean>; broker: () => boolean; accounts?: () => 'ok' | 'refused' | null; version: string },
+  probe: {
+    db: () => Promise<boolean>;
+    broker: () => boolean;
+    accounts?: () => 'ok' | 'refused' | null;
+    version: string;
+    lag: () => LagReport;
+  },
 ) {
   route(app, Routes.health.get, { tags: ['health'], errors: { 503: HealthSchema } }, async (_req, reply) => {
     const db = (await probe.db()) ? 'up' : 'down';
@@ -18,6 +26,7 @@ export function healthRoutes(
       broker,
       ...(accounts ? { broker_accounts: accounts } : {}),
       version: probe.version,
+      event_loop: probe.lag(),
     });
   });
 }

@@ -16,6 +16,10 @@ export interface ScriptedBroker {
   acks: { clientId: string; connection: number; messageId: number }[];
   /** Sends a QoS 1 message to the connected client whose id ends with `suffix`; returns its message id. */
   deliver(suffix: string, topic: string, payload: Buffer): number;
+  /** SUBSCRIBE packets: the client id, its connection's number and the filters. */
+  subscribes: { clientId: string; connection: number; filters: string[] }[];
+  /** Drops the connection of the client whose id ends with `suffix` (its session stays). */
+  drop(suffix: string): void;
   /** Client ids connected now. */
   connected(): string[];
   /** Messages sent to the client and not acknowledged. */
@@ -28,6 +32,7 @@ export async function startScriptedBroker(): Promise<ScriptedBroker> {
   const sockets = new Map<string, { sock: net.Socket; version: 4 | 5 }>();
   const connects: IConnectPacket[] = [];
   const acks: { clientId: string; connection: number; messageId: number }[] = [];
+  const subscribes: { clientId: string; connection: number; filters: string[] }[] = [];
   const all = new Set<net.Socket>();
 
   const server = net.createServer((sock) => {
@@ -55,6 +60,7 @@ export async function startScriptedBroker(): Promise<ScriptedBroker> {
           break;
         }
         case 'subscribe':
+          subscribes.push({ clientId, connection, filters: p.subscriptions.map((x) => x.topic) });
           send({ cmd: 'suback', messageId: p.messageId, granted: p.subscriptions.map(() => 1) });
           break;
         case 'publish':
@@ -86,6 +92,11 @@ export async function startScriptedBroker(): Promise<ScriptedBroker> {
     url: `mqtt://127.0.0.1:${port}`,
     connects,
     acks,
+    subscribes,
+    drop(suffix) {
+      const id = [...sockets.keys()].find((k) => k.endsWith(suffix));
+      if (id) sockets.get(id)?.sock.destroy();
+    },
     deliver(suffix, topic, payload) {
       const id = [...sockets.keys()].find((k) => k.endsWith(suffix));
       if (!id) throw new Error(`no client ending with ${suffix} is connected`);

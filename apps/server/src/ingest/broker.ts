@@ -114,7 +114,20 @@ export interface ExternalOptions {
   onMessage: (topic: string, payload: Buffer) => Promise<unknown>;
   onError: (err: unknown, topic: string) => void;
   onClose?: () => Promise<void>;
+  /**
+   * A connection the broker has delivered nothing to for this long subscribes again (default
+   * `EXTERNAL_IDLE_RESUBSCRIBE_MS`): a subscription the broker lost must not stop ingest for good.
+   */
+  idleResubscribeMs?: number;
+  /** Told of each subscription made again (reconnect or silence) and of one refused. */
+  onResubscribe?: (connection: number, reason: 'reconnect' | 'idle', err?: unknown) => void;
 }
+
+/**
+ * Silence after which a connection subscribes again. A subscription that is there already is only
+ * replaced (MQTT-3.8.4-3), so a quiet fleet costs one SUBSCRIBE per connection this often.
+ */
+export const EXTERNAL_IDLE_RESUBSCRIBE_MS = 30_000;
 
 /**
  * Messages in flight per connection of the external broker. A group commit takes up to 2,000 rows
@@ -201,6 +214,20 @@ export function externalBroker(o: ExternalOptions): Broker {
   const windows = new Set<AckWindow>();
   let closing = false;
   let shared = true;
+  /** Per connection: when the broker last delivered to it or it last subscribed. */
+  const lastHeard: number[] = [];
+  const filterOf: string[] = [];
+  const idleMs = o.idleResubscribeMs ?? EXTERNAL_IDLE_RESUBSCRIBE_MS;
+  let watchdog: NodeJS.Timeout | null = null;
+  const resubscribe = (i: number, reason: 'reconnect' | 'idle') => {
+    const c = clients[i];
+    lastHeard[i] = Date.now();
+    if (closing || !c?.connected) return;
+    c.subscribeAsync(filterOf[i], { qos: 1 }).then(
+      (granted) => o.onResubscribe?.(i, reason, granted.some((g) => g.qos > 2) ? new Error('subscription refused') : undefined),
+      (err) => o.onResubscribe?.(i, reason, err),
+    );
+  };
   const b: Broker = {
     kind: 'external',
     aedes: null,
@@ -220,7 +247,14 @@ export function externalBroker(o: ExternalOptions): Broker {
             // The receive maximum lets the broker send a window's worth before the first PUBACK;
             // without it Mosquitto sends `max_inflight_messages` (default 20).
             ...(protocolVersion === 5 ? { properties: { sessionExpiryInterval: 3600, receiveMaximum: limit } } : {}),
-            reconnectPeriod: 1000,
+            // Back soon after a broker restart: the broker does not keep a shared subscription over
+            // its restart (Mosquitto 2.0), and what devices publish before the connection has
+            // subscribed again reaches no one. Loggers back off for 1 s or more (docs/device-protocol.md).
+            reconnectPeriod: 200,
+            // mqtt.js subscribes again only when the broker says it kept no session; a broker that
+            // kept the session may still have lost its subscriptions (Mosquitto restarted from its
+            // persistence file drops shared ones), so the connection subscribes itself on every reconnect.
+            resubscribe: false,
           });
           // mqtt.js handles a connection's PUBLISHes one at a time and sends each PUBACK when
           // handleMessage calls back. The window instead takes up to `limit` of them at once and
@@ -228,6 +262,7 @@ export function externalBroker(o: ExternalOptions): Broker {
           let w: AckWindow | null = null;
           c.handleMessage = (packet, callback) => {
             if (packet.cmd !== 'publish') return callback();
+            lastHeard[i] = Date.now();
             if (w?.stream !== c.stream) {
               const old = w;
               if (old) void old.drained().then(() => windows.delete(old));
@@ -277,18 +312,33 @@ export function externalBroker(o: ExternalOptions): Broker {
           shared = false;
         }
         clients.push(c);
+        lastHeard[i] = Date.now();
         const granted = shared ? await c.subscribeAsync(o.filters.shared, { qos: 1 }).catch(() => null) : null;
-        if (!shared || !granted || granted.some((g) => g.qos > 2)) {
+        const plain = !shared || !granted || granted.some((g) => g.qos > 2);
+        if (plain) {
           // No shared subscriptions on this broker: one connection takes everything.
           shared = false;
           await c.subscribeAsync(o.filters.plain, { qos: 1 });
-          break;
         }
+        filterOf[i] = plain ? o.filters.plain : o.filters.shared;
+        c.on('connect', () => resubscribe(i, 'reconnect'));
+        if (plain) break;
       }
+      // What the broker delivers must keep flowing: a connection that has heard nothing for a
+      // while subscribes again.
+      watchdog = setInterval(
+        () => {
+          const now = Date.now();
+          for (let i = 0; i < clients.length; i++) if (now - lastHeard[i] >= idleMs) resubscribe(i, 'idle');
+        },
+        Math.max(50, Math.floor(idleMs / 4)),
+      );
+      watchdog.unref();
     },
     async close() {
       // Take nothing more in; what is in flight commits and is acknowledged before the disconnect.
       closing = true;
+      if (watchdog) clearInterval(watchdog);
       await Promise.all([...windows].map((w) => w.drained()));
       await Promise.all(clients.map((c) => c.endAsync()));
       await o.onClose?.();

@@ -94,6 +94,10 @@ export async function createIngest(opts: { config: Config; database: Database; e
       connections: 4,
       onMessage: (topic, payload) => pipeline.handleTopic(topic, payload),
       onError: (err, topic) => log.error({ err, topic }, 'uplink not stored'),
+      onResubscribe: (connection, reason, err) => {
+        if (err) log.warn({ err, connection, reason }, 'external broker: subscription not renewed');
+        else if (reason === 'reconnect') log.info({ connection }, 'external broker: reconnected and subscribed again');
+      },
       onClose: closing,
     });
     await starting();

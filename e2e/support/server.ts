@@ -54,6 +54,8 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       CODE_IP_LIMIT: '1000',
       // No map tiles from the internet: the maps draw their grid.
       MAP_TILE_URL: 'none',
+      // The forwarding tests' receivers listen on 127.0.0.1, which the egress policy refuses unless listed.
+      EGRESS_ALLOW: '127.0.0.1',
       // No experience demo unless a server asks for it (the shared one does): seeding it is a few
       // seconds of work that would slow whatever test runs beside it. Its live logger stays off.
       EXPERIENCE: 'false',

@@ -18,6 +18,7 @@ import { S3FileStore } from './files/s3-store.ts';
 import type { Broker } from './ingest/broker.ts';
 import { createIngest, deploymentId, type Ingest } from './ingest/ingest.ts';
 import { assertPermission, isReadAction } from './lib/auth.ts';
+import { createEgress, type Egress } from './lib/egress.ts';
 import { ApiError } from './lib/errors.ts';
 import { EventBus } from './lib/events.ts';
 import type { App } from './lib/fastify.ts';
@@ -72,6 +73,11 @@ export interface AppContext {
    * them on write and opens them on read (docs/decisions/0191-secrets-at-rest.md).
    */
   secrets: Sealer;
+  /**
+   * The egress policy of every address a tenant configures (`EGRESS_ALLOW`, lib/egress.ts):
+   * `await ctx.egress.check(url)` before use, sockets through `ctx.egress.connect` / `ctx.egress.lookup`.
+   */
+  egress: Egress;
   control: ControlService;
   /** In-process events between modules (lib/events.ts): new messages, work-order changes… */
   events: EventBus;
@@ -130,6 +136,8 @@ export interface BuildOptions {
   logger?: boolean;
   /** Write the log here instead of stdout (tests check that no secret is logged). */
   logStream?: NodeJS.WritableStream;
+  /** The egress policy instead of the one built from `config.egressAllow` (tests give one with their own resolver). */
+  egress?: Egress;
 }
 
 /** The sealing key's fingerprint in `server_secrets`: every copy on one database must hold the same key. */
@@ -218,6 +226,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     cluster,
     signer,
     secrets,
+    egress: opts.egress ?? createEgress({ allow: config.egressAllow }),
     control,
     events,
     jobs,

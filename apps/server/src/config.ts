@@ -2,6 +2,7 @@ import { createPublicKey, type KeyObject } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { S3Settings } from './files/s3-store.ts';
+import { type EgressAllow, parseEgressAllow } from './lib/egress.ts';
 import { isTimeZone } from './lib/local-time.ts';
 import { parseSecretsKey } from './lib/sealed-secrets.ts';
 
@@ -91,6 +92,12 @@ export interface Config {
    * Believing every proxy would let any client pick the IP that rate limits count.
    */
   trustProxy: false | number | string;
+  /**
+   * What the egress policy lets tenants' addresses reach beyond the public internet (`EGRESS_ALLOW`,
+   * comma-separated host names — `.example.com` for a whole domain — and CIDR blocks): unset, every
+   * loopback, link-local, private, unique-local, unspecified or own address is refused (lib/egress.ts).
+   */
+  egressAllow: EgressAllow;
   /**
    * Third-party login through an OpenID Connect provider (`OIDC_ISSUER`, `OIDC_CLIENT_ID`,
    * `OIDC_CLIENT_SECRET`, optional `OIDC_NAME` shown on the login page); null when not set.
@@ -295,6 +302,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     maxUploadBytes: positiveInt(env, 'MAX_UPLOAD_MB', 64) * 1024 * 1024,
     codeIpLimit: positiveInt(env, 'CODE_IP_LIMIT', 10),
     trustProxy: trustProxy(env),
+    egressAllow: egressAllow(env),
     oidc: oidc(env),
     rateLimits: rateLimits(env),
     mapTileUrl: mapTileUrl(env),
@@ -400,6 +408,14 @@ function oidc(env: Env): OidcConfig | null {
     clientSecret: (env.OIDC_CLIENT_SECRET as string).trim(),
     name: env.OIDC_NAME?.trim() ?? '',
   };
+}
+
+function egressAllow(env: Env): EgressAllow {
+  try {
+    return parseEgressAllow(env.EGRESS_ALLOW);
+  } catch (e) {
+    throw new ConfigError('EGRESS_ALLOW', `${(e as Error).message}: give host names and CIDR blocks, comma-separated`);
+  }
 }
 
 function trustProxy(env: Env): false | number | string {

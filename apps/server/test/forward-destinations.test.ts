@@ -245,7 +245,7 @@ describe('forwarding destinations', () => {
     const client = new pg.Client({ connectionString: PG_URL });
     await client.connect();
     await client.query(`create schema ${schema}`);
-    const sender = await openSender({ kind: 'postgres', url: PG_URL, table: `${schema}.fleet_data`, timeout_ms: 30_000 });
+    const sender = await openSender({ kind: 'postgres', url: PG_URL, table: `${schema}.fleet_data`, timeout_ms: 30_000 }, t.app.ctx.egress);
     try {
       await client.query(
         `create table ${schema}.fleet_data (message_id text primary key, rule_id text, things_id text, kind text, ts timestamptz, payload jsonb)`,
@@ -289,7 +289,7 @@ describe('forwarding destinations', () => {
       await locker.query(`lock table ${schema}.fleet_data in access exclusive mode`);
 
       // The sender alone: its insert gives up after the time-out instead of waiting for the lock.
-      const sender = await openSender({ kind: 'postgres', url: PG_URL, table: `${schema}.fleet_data`, timeout_ms: 800 });
+      const sender = await openSender({ kind: 'postgres', url: PG_URL, table: `${schema}.fleet_data`, timeout_ms: 800 }, t.app.ctx.egress);
       const started = Date.now();
       const err = await sender
         .send([{ id: '1', rule_id: 'r', tenant_id: a.tenantId, things_id: null, third_things_id: null, kind: 'status', ts: 1, data: {} }])

@@ -8,6 +8,7 @@ import { buildApp, type LoggerheadApp } from '../src/app.ts';
 import { type Config, loadConfig } from '../src/config.ts';
 import { type Database, dumpPglite, openDatabase } from '../src/db/client.ts';
 import { migrate } from '../src/db/migrate.ts';
+import { type Egress, parseEgressAllow } from '../src/lib/egress.ts';
 
 export const ADMIN_PASSWORD = 'Admin-Test-1234';
 
@@ -245,6 +246,9 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     experienceLive: false,
     // The job scheduler (pg-boss, its own tables) starts in the tests of scheduled jobs, not in every test app.
     scheduler: false,
+    // The tests' own receivers (webhooks, brokers, databases) listen on 127.0.0.1: the egress policy
+    // refuses loopback by default, so the tests open that one address as a deployment would.
+    egressAllow: parseEgressAllow('127.0.0.1'),
     ...overrides,
   };
 }
@@ -262,6 +266,8 @@ export interface TestAppOptions {
   logLines?: string[];
   /** Runs before the app is ready: routes of the test's own, on the same database. */
   beforeReady?: (app: LoggerheadApp, database: Database) => void;
+  /** The egress policy (lib/egress.ts) instead of the one of the config (a test's own resolver). */
+  egress?: Egress;
 }
 
 export async function createTestApp(overrides: Partial<Config> = {}, opts: TestAppOptions = {}): Promise<TestApp> {
@@ -276,7 +282,11 @@ export async function createTestApp(overrides: Partial<Config> = {}, opts: TestA
         },
       })
     : undefined;
-  const app = await buildApp(config, logStream ? { database, logStream } : { database, logger: false });
+  const app = await buildApp(config, {
+    database,
+    ...(logStream ? { logStream } : { logger: false }),
+    ...(opts.egress ? { egress: opts.egress } : {}),
+  });
   opts.beforeReady?.(app, database);
   await app.ready();
   // The platform's tenant is held to its package like any other unless the system manager exempts

@@ -153,6 +153,15 @@ export const ErrorCodes = {
   'forward.duplicate': { message: 'A forwarding rule with this name already exists', status: 409 },
   'forward.unknown-group': { message: 'The group is not a group of the tenant', status: 400 },
   'forward.unknown-label': { message: "A label must be a label of the tenant's label registry", status: 400 },
+  'destination.address-refused': {
+    message:
+      "The address is in a network the server does not reach for tenants (loopback, link-local, private, unique-local, unspecified or the server's own)",
+    status: 400,
+  },
+  'destination.secret-address-changed': {
+    message: 'The address changed: enter the password, token and secret values again (stored ones go to the stored address only)',
+    status: 400,
+  },
   'statistics.not-found': { message: 'Statistics task not found', status: 404 },
   'statistics.duplicate': { message: 'A statistics task with this name already exists', status: 409 },
   'statistics.no-signal': { message: 'This method needs at least one signal', status: 400 },

@@ -154,6 +154,8 @@ const zh: Record<string, string> = {
   'errors.forward.duplicate': '该转发规则名称已存在',
   'errors.forward.unknown-group': '分组不属于本租户',
   'errors.forward.unknown-label': '标签须为本租户标签库中的标签',
+  'errors.destination.address-refused': '该地址属于服务器不为租户访问的网络（回环、链路本地、私有、唯一本地、未指定地址或服务器自身地址）',
+  'errors.destination.secret-address-changed': '地址已更改：请重新输入密码、令牌和密钥（已保存的凭据只发往原地址）',
   'errors.role.not-found': '角色不存在',
   'errors.role.duplicate': '该角色名称已存在',
   'errors.role.bad-key': '角色只能包含可授予子用户的权限',

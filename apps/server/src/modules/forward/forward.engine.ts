@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { FLAG_BRS, FLAG_ERR, FLAG_EXT, FLAG_FD, FLAG_RTR, forEachFrame } from '@loggerhead/can/protocol/batch.ts';
 import { type ForwardDestination, ForwardDestinationSchema, type ForwardFilter } from '@loggerhead/contract';
 import type { FrameChunk } from '../../ingest/chunk-writer.ts';
+import type { Egress } from '../../lib/egress.ts';
 import { ApiError } from '../../lib/errors.ts';
 import { compilePlugin } from '../plugin/plugin.engine.ts';
 import type { DecodedBatch } from '../signals/signals.events.ts';
@@ -21,6 +22,8 @@ const IDLE_POLL_MS = 1000;
 
 export interface EngineOptions {
   repo: ForwardRepository;
+  /** The egress policy every destination's connection goes through (lib/egress.ts). */
+  egress: Egress;
   log: { warn: (o: object, m: string) => void; error: (o: object, m: string) => void };
   /** The tenant's `push_tps` (messages/s over its rules; null or 0: no limit). */
   pushTps: (tenantId: string) => Promise<number | null>;
@@ -309,7 +312,7 @@ export class ForwardEngine {
     const hit = this.senders.get(ruleId);
     if (hit && hit.key === key) return hit.sender;
     if (hit) this.dropSender(ruleId);
-    const sender = openSender(destination).then(closesAfterSend);
+    const sender = openSender(destination, this.o.egress).then(closesAfterSend);
     this.senders.set(ruleId, { key, sender });
     sender.catch(() => {
       if (this.senders.get(ruleId)?.sender === sender) this.senders.delete(ruleId);
@@ -548,11 +551,15 @@ export class ForwardEngine {
   }
 
   /** Opens the destination and sends one test message. */
-  static async test(destination: ForwardDestination, tenantId: string): Promise<{ ok: boolean; latency_ms: number; error?: string }> {
+  static async test(
+    destination: ForwardDestination,
+    tenantId: string,
+    egress: Egress,
+  ): Promise<{ ok: boolean; latency_ms: number; error?: string }> {
     const t0 = Date.now();
     let sender: Sender | null = null;
     try {
-      sender = await openSender(destination);
+      sender = await openSender(destination, egress);
       await sender.send([
         {
           id: `test-${randomUUID()}`,

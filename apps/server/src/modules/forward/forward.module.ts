@@ -35,6 +35,7 @@ export function forwardModule(root: LoggerheadApp, ctx: AppContext) {
   const repo = forwardRepository(ctx.database.raw, ctx.secrets);
   const engine = new ForwardEngine({
     repo,
+    egress: ctx.egress,
     log: root.log,
     owner: ctx.jobs.owner,
     counted: (tenantId, thingsId, n) => ctx.ingest.traffic.forwarded(tenantId, thingsId, n),
@@ -43,6 +44,7 @@ export function forwardModule(root: LoggerheadApp, ctx: AppContext) {
   registry.set(root, engine);
   const service = forwardService({
     repo,
+    egress: ctx.egress,
     assertCanAdd: (a, resource, current) => ctx.quota.assertCanAdd(a, resource, current),
     changed: (tenantId, ruleId) => engine.invalidate(tenantId, ruleId),
     maxPending: MAX_PENDING,

@@ -8,7 +8,9 @@ import {
 import type { z } from 'zod';
 import { epochMs as ms } from '../../db/rows.ts';
 import type { Auth } from '../../lib/auth.ts';
+import { type Egress, EgressRefused } from '../../lib/egress.ts';
 import { ApiError, badRequest, conflict } from '../../lib/errors.ts';
+import { destinationAddress, destinationHosts } from './destinations.ts';
 import { ForwardEngine } from './forward.engine.ts';
 import { type ForwardRepository, type ForwardRuleRow, type RuleValues, SECRET_FIELDS } from './forward.repository.ts';
 
@@ -16,6 +18,8 @@ type RuleInput = z.output<typeof ForwardRuleInputSchema>;
 
 export interface ForwardDeps {
   repo: ForwardRepository;
+  /** The egress policy a destination's address must pass (lib/egress.ts). */
+  egress: Egress;
   /** Package limit `push_rule`: throws 403 quota.limit-reached. */
   assertCanAdd: (auth: Auth, resource: 'push_rule', current: number) => Promise<void>;
   /** A rule changed (its selection and client are read again). */
@@ -102,9 +106,16 @@ export function maskDestination(d: Record<string, unknown>): Record<string, unkn
   return out;
 }
 
-/** An update's destination with every masked value taken from the stored one (same kind only). */
+/**
+ * An update's destination with every masked value taken from the stored one (same kind only). The
+ * stored credentials go to the stored address only: a destination whose scheme, host or port (or
+ * Kafka brokers) changed and that still carries a mask is refused (`destination.secret-address-changed`),
+ * so that neither a test nor a saved rule sends them somewhere else.
+ */
 export function unmaskDestination(next: ForwardDestination, stored: Record<string, unknown> | null): ForwardDestination {
   if (!stored || stored.kind !== next.kind) return next;
+  if (destinationAddress(next) !== destinationAddress(stored) && JSON.stringify(next).includes(SECRET_MASK))
+    throw badRequest('destination.secret-address-changed');
   const out: Record<string, unknown> = { ...next };
   for (const f of SECRET_FIELDS) if (out[f] === SECRET_MASK) out[f] = stored[f];
   if (out.headers && typeof out.headers === 'object') {
@@ -115,6 +126,24 @@ export function unmaskDestination(next: ForwardDestination, stored: Record<strin
   }
   if (typeof out.url === 'string' && typeof stored.url === 'string') out.url = unmaskUrl(out.url, stored.url);
   return ForwardDestinationSchema.parse(out);
+}
+
+/**
+ * Refuses (400 destination.address-refused) a destination whose address the egress policy refuses,
+ * a name resolving to such an address included. A name that does not resolve now is let through: the
+ * connection checks it again when it is made.
+ */
+export async function assertAddressAllowed(egress: Egress, d: ForwardDestination): Promise<void> {
+  for (const h of destinationHosts(d))
+    try {
+      await egress.check(h);
+    } catch (e) {
+      if (e instanceof EgressRefused)
+        throw new ApiError(400, 'destination.address-refused', e.message, {
+          field: d.kind === 'kafka' ? 'destination.brokers' : 'destination.url',
+          details: { host: e.host, address_class: e.addressClass },
+        });
+    }
 }
 
 const n = (v: string | number) => Number(v);
@@ -181,6 +210,7 @@ export function forwardService(deps: ForwardDeps) {
       if (type !== 'transform') throw badRequest('plugin.wrong-type', 'A rule transforms with a transform plugin', 'transform_plugin_id');
     }
     const destination = unmaskDestination(body.destination, stored);
+    await assertAddressAllowed(deps.egress, destination);
     return {
       name: body.name,
       description: body.description ?? null,
@@ -248,7 +278,9 @@ export function forwardService(deps: ForwardDeps) {
 
     async test(auth: Auth, body: { destination: ForwardDestination; rule_id?: string }) {
       const stored = body.rule_id ? (await row(auth, body.rule_id)).destination : null;
-      return ForwardEngine.test(unmaskDestination(body.destination, stored), auth.tenantId);
+      const destination = unmaskDestination(body.destination, stored);
+      await assertAddressAllowed(deps.egress, destination);
+      return ForwardEngine.test(destination, auth.tenantId, deps.egress);
     },
 
     async deadLetters(auth: Auth, id: string, q: { current_page: number; page_size: number }) {

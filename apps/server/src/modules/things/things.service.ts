@@ -14,6 +14,7 @@ import { epochMs as ms } from '../../db/rows.ts';
 import type { Auth } from '../../lib/auth.ts';
 import { csvLine } from '../../lib/csv.ts';
 import { ApiError, badRequest, conflict, notFound } from '../../lib/errors.ts';
+import { hasControlCharacter } from '../../lib/input-guard.ts';
 import { groupRepository } from '../group/group.repository.ts';
 import { labelRepository } from '../label/label.repository.ts';
 import { checkDeviceLabels } from '../label/label.service.ts';
@@ -339,6 +340,8 @@ export function thingsService(deps: ThingsDeps) {
         const [deviceId = '', name = '', type = '', description = ''] = cells.map((c) => c.trim());
         try {
           if (!name) throw badRequest('http.400', 'name is required', 'name');
+          // A name from a file is refused as one in a request is (lib/input-guard.ts).
+          if (hasControlCharacter(name)) throw badRequest('http.400', 'name: a name must not contain control characters', 'name');
           const t = await typeOf(auth, type);
           await create(auth, { third_things_id: deviceId, name, info_model_id: t.id, description: description || null });
           created++;

@@ -120,9 +120,11 @@ test.describe('console foundation', () => {
     await page.goto(`/Watch?token=${encodeURIComponent(token)}&locale=en&tenantId=t&userId=u`);
     // The locale came along (the page may be anything; the document language tells).
     await expect(page.locator('html')).toHaveAttribute('lang', 'en');
-    // The token is kept for the window and taken out of the address.
+    // The token is taken out of the address; the window holds a monitor session for itself, apart
+    // from the console's session (which this browser did not have, and still has not).
     await expect(page).toHaveURL(/\/Watch\?locale=en&tenantId=t&userId=u$/);
-    expect(await page.evaluate(() => localStorage.getItem('token'))).toBe(token);
+    expect(await page.evaluate(() => sessionStorage.getItem('token'))).toBeTruthy();
+    expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
   });
 
   test('the monitor screen without a session goes to the login page', async ({ page }) => {

@@ -358,6 +358,11 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     if (req.auth.superSession?.readOnly && !READ_METHODS.has(req.method) && req.routeOptions.url !== LOGOUT_URL) {
       if (!cfg?.permission || !isReadAction(cfg.permission)) throw new ApiError(403, 'super-session.read-only');
     }
+    // A monitor screen's session reads, and nothing else: not even the account's own calls, nor a
+    // new session (it cannot renew itself past its twelve hours).
+    if (req.auth.monitor && !READ_METHODS.has(req.method) && req.routeOptions.url !== LOGOUT_URL) {
+      if (!cfg?.permission || !isReadAction(cfg.permission)) throw new ApiError(403, 'session.monitor-read-only');
+    }
     if (cfg?.permission) assertPermission(req.auth, cfg.permission);
   });
   // Operation log: every change made through the API, by whom, when, from which IP. Written before
@@ -466,7 +471,7 @@ export function webCacheControl(file: string): string {
   return 'public, max-age=3600';
 }
 
-const SECRET_PARAMS = /([?&](?:token|ujwt|code|state|session_state)=)[^&#]*/g;
+const SECRET_PARAMS = /([?&](?:token|ujwt|code|state|session_state|browserState|oidcCode)=)[^&#]*/g;
 
 /** A request URL as logged: values of token-like query parameters hidden. */
 export function redactQuery(url: string | undefined): string | undefined {

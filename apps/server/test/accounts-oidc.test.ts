@@ -140,19 +140,30 @@ afterAll(async () => {
   await provider?.close();
 });
 
+/** What a browser keeps before it leaves for the provider (the console: sessionStorage). */
+const browserState = () => randomBytes(32).toString('base64url');
+
 /**
- * Runs one round trip: start at the console (login, or link with `auth`), follow the
- * provider's redirect over HTTP, hand the callback back to the console. Returns where
- * the console finally sends the browser.
+ * Runs one round trip: start at the console (login, or link with `auth`) with this browser's
+ * state, follow the provider's redirect over HTTP, hand the callback back to the console. Returns
+ * where the console finally sends the browser, and the state to exchange its code with.
  */
-async function roundTrip(opts: { auth?: string; prePath?: string; preQuery?: string } = {}): Promise<{ location: URL; callback: string }> {
+async function roundTrip(
+  opts: { auth?: string; prePath?: string; preQuery?: string; state?: string } = {},
+): Promise<{ location: URL; callback: string; state: string }> {
+  const state = opts.state ?? browserState();
   let authorizeUrl: string;
   if (opts.auth) {
-    const r = await t.app.inject({ method: 'POST', url: '/v1/control/oidc/link', headers: { authorization: opts.auth } });
+    const r = await t.app.inject({
+      method: 'POST',
+      url: '/v1/control/oidc/link',
+      headers: { authorization: opts.auth },
+      payload: { browser_state: state },
+    });
     expect(r.statusCode).toBe(200);
     authorizeUrl = r.json().url;
   } else {
-    const q = new URLSearchParams();
+    const q = new URLSearchParams({ browserState: state });
     if (opts.prePath) q.set('prePath', opts.prePath);
     if (opts.preQuery) q.set('preQuery', opts.preQuery);
     const r = await t.app.inject({ method: 'GET', url: `/v1/control/oidc/authorize?${q}` });
@@ -167,7 +178,35 @@ async function roundTrip(opts: { auth?: string; prePath?: string; preQuery?: str
   const callback = `${back.pathname}${back.search}`;
   const done = await t.app.inject({ method: 'GET', url: callback });
   expect(done.statusCode).toBe(302);
-  return { location: new URL(done.headers.location as string, PUBLIC_URL), callback };
+  return { location: new URL(done.headers.location as string, PUBLIC_URL), callback, state };
+}
+
+/** The console's side of a login's return: the one-time code with the state it stored. */
+const exchange = (code: string | null, state: string) =>
+  t.app.inject({ method: 'POST', url: '/v1/control/oidc/session', payload: { code: code ?? '', state } });
+
+/** The console's side of a link's return, by the signed-in account. */
+const completeLink = (auth: string, code: string | null, state: string) =>
+  t.app.inject({
+    method: 'POST',
+    url: '/v1/control/oidc/link/complete',
+    headers: { authorization: auth },
+    payload: { code: code ?? '', state },
+  });
+
+/** Links the provider's current subject to the account of `auth`, the whole way. */
+async function link(auth: string): Promise<void> {
+  const { location, state } = await roundTrip({ auth });
+  expect(location.pathname).toBe('/Container/UserManager/UserCenter');
+  const done = await completeLink(auth, location.searchParams.get('oidcCode'), state);
+  expect(done.statusCode, done.body).toBe(204);
+}
+
+/** Logs in with the provider's current subject, the whole way: the exchange's answer. */
+async function login(opts: { prePath?: string; preQuery?: string } = {}) {
+  const { location, state } = await roundTrip(opts);
+  expect(location.searchParams.get('oidcError')).toBeNull();
+  return exchange(location.searchParams.get('oidcCode'), state);
 }
 
 async function sessionCount(userId: string): Promise<number> {
@@ -192,7 +231,7 @@ describe('third-party login (OpenID Connect)', () => {
   });
 
   it('sends PKCE S256, state and nonce to the provider', async () => {
-    const r = await t.app.inject({ method: 'GET', url: '/v1/control/oidc/authorize' });
+    const r = await t.app.inject({ method: 'GET', url: `/v1/control/oidc/authorize?browserState=${browserState()}` });
     const u = new URL(r.headers.location as string);
     expect(u.searchParams.get('client_id')).toBe(provider.clientId);
     expect(u.searchParams.get('code_challenge_method')).toBe('S256');
@@ -218,7 +257,7 @@ describe('third-party login (OpenID Connect)', () => {
     expect(after[0].n).toBe(before[0].n);
   });
 
-  it('links an identity from the signed-in account, then logs that account in with token, ujwt and the return path', async () => {
+  it('links an identity from the signed-in account, then logs that account in through a one-time code and the return path', async () => {
     const manager = await activeTenant(t);
     provider.subject = `alice-${randomBytes(4).toString('hex')}`;
 
@@ -227,41 +266,46 @@ describe('third-party login (OpenID Connect)', () => {
 
     const linked = await roundTrip({ auth: manager.auth });
     expect(linked.location.pathname).toBe('/Container/UserManager/UserCenter');
-    expect(linked.location.searchParams.get('oidc')).toBe('linked');
+    expect([...linked.location.searchParams.keys()].sort()).toEqual(['oidcCode', 'tab']);
+    // Not linked until the console that started it finishes it.
+    const half = await t.app.inject({ method: 'GET', url: '/v1/control/oidc/link', headers: { authorization: manager.auth } });
+    expect(half.json()).toMatchObject({ linked: false });
+    expect((await completeLink(manager.auth, linked.location.searchParams.get('oidcCode'), linked.state)).statusCode).toBe(204);
     const state = await t.app.inject({ method: 'GET', url: '/v1/control/oidc/link', headers: { authorization: manager.auth } });
     expect(state.json()).toMatchObject({ linked: true, issuer: provider.issuer, subject: provider.subject });
 
     const sessionsBefore = await sessionCount(manager.userId);
-    const { location, callback } = await roundTrip({ prePath: '/Container/CarManager', preQuery: 'tab=2' });
+    const { location, callback, state: browser } = await roundTrip({ prePath: '/Container/CarManager', preQuery: 'tab=2' });
     expect(location.pathname).toBe('/Login');
     const q = location.searchParams;
-    expect([...q.keys()].sort()).toEqual(['belongPlatform', 'loginUrl', 'prePath', 'preQuery', 'token', 'ujwt']);
-    expect(q.get('loginUrl')).toBe(`${PUBLIC_URL}/Login`);
-    expect(q.get('prePath')).toBe('/Container/CarManager');
-    expect(q.get('preQuery')).toBe('tab=2');
-    expect(await sessionCount(manager.userId)).toBe(sessionsBefore + 1);
+    // The address carries a one-time code and nothing else: no session, no token.
+    expect([...q.keys()]).toEqual(['oidcCode']);
+    expect(await sessionCount(manager.userId)).toBe(sessionsBefore);
 
-    const self = await t.app.inject({
-      method: 'GET',
-      url: '/v1/tenant/users/self',
-      headers: { authorization: `Bearer ${q.get('token')}` },
-    });
+    const got = await exchange(q.get('oidcCode'), browser);
+    expect(got.statusCode, got.body).toBe(200);
+    const session = got.json() as { token: string; ujwt: string; prePath: string | null; preQuery: string | null };
+    expect(session).toMatchObject({ prePath: '/Container/CarManager', preQuery: 'tab=2' });
+    expect(await sessionCount(manager.userId)).toBe(sessionsBefore + 1);
+    const self = await t.app.inject({ method: 'GET', url: '/v1/tenant/users/self', headers: { authorization: `Bearer ${session.token}` } });
     expect(self.statusCode).toBe(200);
     expect(self.json().id).toBe(manager.userId);
-    expect(q.get('ujwt')).toMatch(/^ey/);
-    expect(q.get('ujwt')).not.toBe(q.get('token'));
+    expect(session.ujwt).toMatch(/^ey/);
+    expect(session.ujwt).not.toBe(session.token);
 
-    // The callback is single use: replaying it opens nothing.
+    // The code is single use, and so is the callback: replaying either opens nothing.
+    const again = await exchange(q.get('oidcCode'), browser);
+    expect([again.statusCode, again.json().code]).toEqual([400, 'oidc.expired']);
     const replay = await t.app.inject({ method: 'GET', url: callback });
     expect(new URL(replay.headers.location as string, PUBLIC_URL).searchParams.get('oidcError')).toBe('oidc.expired');
     expect(await sessionCount(manager.userId)).toBe(sessionsBefore + 1);
 
-    // The tokens of the redirect never reach the log.
+    // The codes and states of the addresses never reach the log.
     await t.app.inject({ method: 'GET', url: `/Login?${q}` });
     const log = logLines.join('');
     expect(log).toContain('/v1/control/oidc/callback');
-    expect(log).not.toContain(q.get('token') as string);
-    expect(log).not.toContain(q.get('ujwt') as string);
+    expect(log).not.toContain(q.get('oidcCode') as string);
+    expect(log).not.toContain(browser);
     expect(log).not.toContain(new URL(callback, PUBLIC_URL).searchParams.get('code') as string);
 
     // Unlinked, the same identity is refused again.
@@ -270,11 +314,65 @@ describe('third-party login (OpenID Connect)', () => {
     expect((await roundTrip()).location.searchParams.get('oidcError')).toBe('oidc.not-linked');
   });
 
+  it('a return signs in only the browser that started it: another state, or none, is refused and the code is used up', async () => {
+    const manager = await activeTenant(t);
+    provider.subject = `dave-${randomBytes(4).toString('hex')}`;
+    await link(manager.auth);
+    const sessions = await sessionCount(manager.userId);
+
+    // A link from elsewhere: someone else's flow, whose code lands in this browser, which stored another state.
+    const theirs = await roundTrip();
+    const code = theirs.location.searchParams.get('oidcCode');
+    const refused = await exchange(code, browserState());
+    expect([refused.statusCode, refused.json().code]).toEqual([400, 'oidc.bad-state']);
+    // Used up by the refused try: the right state cannot redeem it afterwards.
+    expect((await exchange(code, theirs.state)).json().code).toBe('oidc.expired');
+    // No state at all is refused by the contract.
+    const bare = await t.app.inject({ method: 'POST', url: '/v1/control/oidc/session', payload: { code: 'x' } });
+    expect(bare.statusCode).toBe(400);
+    expect(await sessionCount(manager.userId)).toBe(sessions);
+
+    // A login not started with a browser state does not reach the provider.
+    const calls = provider.tokenCalls;
+    const start = await t.app.inject({ method: 'GET', url: '/v1/control/oidc/authorize?prePath=/Container/CarManager' });
+    expect(start.statusCode).toBe(302);
+    expect(start.headers.location).toBe('/Login?oidcError=oidc.bad-state');
+    expect(provider.tokenCalls).toBe(calls);
+
+    // The old return (a session in the address) is never produced.
+    const ok = await roundTrip();
+    expect(ok.location.searchParams.get('token')).toBeNull();
+    expect((await exchange(ok.location.searchParams.get('oidcCode'), ok.state)).statusCode).toBe(200);
+  });
+
+  it('a link is finished only by the account and the browser that started it', async () => {
+    const attacker = await activeTenant(t);
+    const victim = await activeTenant(t);
+    provider.subject = `erin-${randomBytes(4).toString('hex')}`;
+    // The attacker starts a link of their own account; the victim's browser comes back with its code.
+    const theirs = await roundTrip({ auth: attacker.auth });
+    const code = theirs.location.searchParams.get('oidcCode');
+    const asVictim = await completeLink(victim.auth, code, theirs.state);
+    expect([asVictim.statusCode, asVictim.json().code]).toEqual([400, 'oidc.bad-state']);
+    for (const who of [attacker, victim]) {
+      const r = await t.app.inject({ method: 'GET', url: '/v1/control/oidc/link', headers: { authorization: who.auth } });
+      expect(r.json().linked).toBe(false);
+    }
+    // The account that started it, in another browser (another state), is refused too.
+    const again = await roundTrip({ auth: attacker.auth });
+    const wrong = await completeLink(attacker.auth, again.location.searchParams.get('oidcCode'), browserState());
+    expect(wrong.json().code).toBe('oidc.bad-state');
+    // A link started without a browser state is refused by the contract.
+    const bare = await t.app.inject({ method: 'POST', url: '/v1/control/oidc/link', headers: { authorization: attacker.auth } });
+    expect(bare.statusCode).toBe(400);
+    expect((await roundTrip()).location.searchParams.get('oidcError')).toBe('oidc.not-linked');
+  });
+
   it('will not link one identity to two accounts', async () => {
     const a = await activeTenant(t);
     const b = await activeTenant(t);
     provider.subject = `shared-${randomBytes(4).toString('hex')}`;
-    expect((await roundTrip({ auth: a.auth })).location.searchParams.get('oidc')).toBe('linked');
+    await link(a.auth);
     const second = await roundTrip({ auth: b.auth });
     expect(second.location.searchParams.get('oidcError')).toBe('oidc.already-linked');
     const r = await t.app.inject({ method: 'GET', url: '/v1/control/oidc/link', headers: { authorization: b.auth } });
@@ -284,7 +382,7 @@ describe('third-party login (OpenID Connect)', () => {
   it('rejects an ID token not signed by the provider’s published key, or carrying another nonce', async () => {
     const manager = await activeTenant(t);
     provider.subject = `bob-${randomBytes(4).toString('hex')}`;
-    await roundTrip({ auth: manager.auth });
+    await link(manager.auth);
     const sessions = await sessionCount(manager.userId);
 
     provider.signWith = (await generateKeyPair('RS256')).privateKey;
@@ -301,7 +399,7 @@ describe('third-party login (OpenID Connect)', () => {
     }
     expect(await sessionCount(manager.userId)).toBe(sessions);
     // With everything right again, the same identity gets in.
-    expect((await roundTrip()).location.searchParams.get('token')).toBeTruthy();
+    expect((await login()).statusCode).toBe(200);
   });
 
   it('refuses a callback with an unknown state without calling the provider', async () => {
@@ -314,7 +412,7 @@ describe('third-party login (OpenID Connect)', () => {
   it('a pending-review tenant gets its review code, not a session', async () => {
     const manager = await activeTenant(t);
     provider.subject = `carol-${randomBytes(4).toString('hex')}`;
-    await roundTrip({ auth: manager.auth });
+    await link(manager.auth);
     await t.database.raw.query('update tenants set status = 0 where id = $1', [manager.tenantId]);
     expect((await roundTrip()).location.searchParams.get('oidcError')).toBe('iot-tenant.10016');
   });

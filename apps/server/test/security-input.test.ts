@@ -233,6 +233,74 @@ describe('NUL characters and deep nesting', () => {
   });
 });
 
+describe('control characters in names', () => {
+  /** The name fields (keys ending in `name`) of a schema part, with the items of its lists of objects. */
+  function nameFields(schema: unknown): { field: string; value: (v: string) => unknown }[] {
+    const props = (jsonSchemaOf(schema)?.properties ?? {}) as Record<string, { type?: unknown; items?: unknown }>;
+    const out: { field: string; value: (v: string) => unknown }[] = [];
+    for (const [k, p] of Object.entries(props)) {
+      if (/name$/i.test(k)) out.push({ field: k, value: (v) => ({ [k]: p.type === 'array' ? [v] : v }) });
+      const items = (p.items ?? {}) as { properties?: Record<string, unknown> };
+      for (const inner of Object.keys(items.properties ?? {}).filter((n) => /name$/i.test(n)))
+        out.push({ field: `${k}.0.${inner}`, value: (v) => ({ [k]: [{ [inner]: v }] }) });
+    }
+    return out;
+  }
+
+  it('a CR LF in any name field of any route, in the query or the body: a 400 naming the field, before any handler runs', async () => {
+    const wrong: string[] = [];
+    const seen: string[] = [];
+    for (const r of routes()) {
+      const tries: { field: string; url: string; payload?: unknown }[] = [];
+      for (const f of nameFields(r.schema.querystring)) tries.push({ field: f.field, url: `${pathOf(r)}?${f.field}=a%0D%0Ab` });
+      if (hasBody(r)) for (const f of nameFields(r.schema.body)) tries.push({ field: f.field, url: pathOf(r), payload: f.value('a\r\nb') });
+      for (const c of tries) {
+        seen.push(`${r.method} ${r.url} ${c.field}`);
+        const res = await call(r, c.url, c.payload);
+        const body = res.json();
+        if (
+          res.statusCode !== 400 ||
+          body.code !== 'http.400' ||
+          !String(body.field).startsWith(c.field) ||
+          !/control characters/.test(body.message)
+        )
+          wrong.push(`${r.method} ${r.url} ${c.field} → ${res.statusCode} ${res.body.slice(0, 120)}`);
+      }
+    }
+    // The class is large: devices, device types, fences, rules, users, tenants, tasks, files, …
+    expect(seen.length).toBeGreaterThan(60);
+    expect(seen).toEqual(expect.arrayContaining([expect.stringMatching(/^POST \/v1\/things\/tenants\/:tenant_id\/things name$/)]));
+    expect(wrong).toEqual([]);
+  });
+
+  it('every control character is refused in a device name, nothing is written; other text and other fields keep theirs', async () => {
+    const create = (payload: object) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/v1/things/tenants/${tenant.tenantId}/things`,
+        headers: { authorization: tenant.auth },
+        payload,
+      });
+    const before = (await t.database.raw.query<{ n: number }>('select count(*)::int as n from things')).rows[0].n;
+    for (const c of ['\r\n', '\n', '\t', '\u001b', '\u007f', '\u0085', '\u009f']) {
+      const res = await create({ third_things_id: 'AB'.repeat(10), name: `van${c}2`, info_model_id: UUID });
+      expect([JSON.stringify(c), res.statusCode, res.json().field]).toEqual([JSON.stringify(c), 400, 'name']);
+    }
+    expect((await t.database.raw.query<{ n: number }>('select count(*)::int as n from things')).rows[0].n).toBe(before);
+    // Names in any script, with spaces and signs, pass; a description may hold a line break.
+    const ok = await makeDevice(t, tenant, { name: '冷链车 A-1 (北区)', description: 'first line\nsecond line' });
+    expect(ok.id).toBeTruthy();
+    // A name from an imported file is refused the same way.
+    const imported = await t.app.inject({
+      method: 'POST',
+      url: `/v1/things/tenants/${tenant.tenantId}/things/import`,
+      headers: { authorization: tenant.auth, 'content-type': 'text/csv' },
+      payload: `third_things_id,name,type,description\n${'CD'.repeat(10)},"van\t2",CANDTU-200,\n`,
+    });
+    expect(imported.json()).toMatchObject({ created: 0, errors: [{ line: 2, code: 'http.400' }] });
+  });
+});
+
 describe('values the database refuses (the safety net behind the schemas)', () => {
   it.each([
     ['uuid', 'nope', '22P02'],

@@ -26,6 +26,7 @@ const PUBLIC_ROUTES: Record<string, string> = {
   'POST /v1/control/sessions/experience': 'login as the read-only experience account',
   'GET /v1/control/oidc/authorize': 'third-party login: redirect to the provider',
   'GET /v1/control/oidc/callback': 'third-party login: answer of the provider',
+  'POST /v1/control/oidc/session': 'third-party login: the browser that started it exchanges its one-time code with its state',
   'GET /v1/control/global-config': 'console configuration shown before login',
   'GET /v1/out-web/deploy/config/info': 'console branding shown before login',
   'POST /v1/out-web/user/login': 'login of a web-deploy user (a locked-out name waits 15 minutes)',
@@ -50,12 +51,14 @@ const PUBLIC_ROUTES: Record<string, string> = {
  */
 const SIGNED_IN_ROUTES: Record<string, string> = {
   'DELETE /v1/control/sessions/:id': 'logout',
+  'POST /v1/control/sessions/monitor': 'a read-only, short-lived session of the own account for the monitor screen',
   'POST /v1/out-wrapper/user-behaviours': 'the caller’s own header clicks, recorded under its session’s tenant and user',
   'POST /v1/out-web/user/logout': 'logout of a web-deploy user',
   'PUT /v1/out-web/user/password/update': 'a web-deploy user’s own password, or a system manager setting one (checked by the service)',
   'GET /v1/control/oidc/link': 'own third-party login link',
   'POST /v1/control/oidc/link': 'own third-party login link',
   'DELETE /v1/control/oidc/link': 'own third-party login link',
+  'POST /v1/control/oidc/link/complete': 'own third-party login link (the account and browser that started it)',
   'GET /v1/tenant/users/self': 'own account',
   'PUT /v1/tenant/users/self': 'own account',
   'PUT /v1/tenant/users/self/password': 'own password',

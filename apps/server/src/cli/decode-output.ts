@@ -1,4 +1,5 @@
 import type { CompiledMessage, DbcDecoder } from '@loggerhead/can/dbc/dbc.decoder.ts';
+import { csvText } from '../lib/csv.ts';
 
 /**
  * Output of `loggerhead decode`, built for a million frames a second: lines are written as bytes
@@ -341,14 +342,10 @@ export interface MessageOut {
   room: number;
 }
 
-function csvCell(s: string): string {
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
 export function messageOut(m: CompiledMessage, csv: { at: number; width: number } | null): MessageOut {
   const key = m.names.map((n) => pieceOf(bytesOf(`${JSON.stringify(n)}: `)));
   const head = pieceOf(
-    bytesOf(csv ? `,${m.ext},${csvCell(m.name)}` : `, "ext": ${m.ext}, "message": ${JSON.stringify(m.name)}, "signals": {`),
+    bytesOf(csv ? `,${m.ext},${csvText(m.name)}` : `, "ext": ${m.ext}, "message": ${JSON.stringify(m.name)}, "signals": {`),
   );
   const before = pieceOf(bytesOf(csv ? ','.repeat(csv.at) : ''));
   const after = pieceOf(bytesOf(csv ? ','.repeat(csv.width - csv.at - m.names.length) : ''));

@@ -5,6 +5,7 @@ import { createGunzip } from 'node:zlib';
 import type { CompiledMessage, DbcDecoder } from '@loggerhead/can/dbc/dbc.decoder.ts';
 import { compileDbc } from '@loggerhead/can/dbc/dbc.decoder.ts';
 import type { LogFormat, LogReadResult } from '@loggerhead/can/logs/types.ts';
+import { csvText } from '../lib/csv.ts';
 import { FastCandump, type FrameVisitor, looksLikeCandump } from './candump-fast.ts';
 import { readDbcFile } from './dbc.ts';
 import { absent, ByteOut, bytesOf, type MessageOut, messageOut, pieceOf, putInt, writeSeconds, writeValue } from './decode-output.ts';
@@ -271,10 +272,6 @@ export function jsonlWriter(decoder: DbcDecoder, start: number | undefined, labe
   };
 }
 
-function csvCell(s: string): string {
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
 /**
  * Writes each decoded frame as a CSV row. Columns are the signals of the messages that occur in the
  * log, in DBC order: a first pass over the file finds them (a stream too, so memory stays flat).
@@ -314,7 +311,7 @@ export function csvRows(decoder: DbcDecoder, start: number | undefined, out: Lin
     column[m.index] = width;
     width += m.names.length;
   }
-  out.line(['ts', 'channel', 'id', 'ext', 'message', ...used.flatMap((m) => m.names.map((n) => csvCell(`${m.name}.${n}`)))].join(','));
+  out.line(['ts', 'channel', 'id', 'ext', 'message', ...used.flatMap((m) => m.names.map((n) => csvText(`${m.name}.${n}`)))].join(','));
   const values = new Float64Array(decoder.maxSignals);
   const outs: (MessageOut | undefined)[] = [];
   return (ts, channel, id, ext, data, line, t0, t1) => {

@@ -24,6 +24,8 @@ export interface Auth {
    * only /out-web routes.
    */
   webDeploy?: true;
+  /** A monitor screen's session (read-only, short-lived): every write is refused, whatever the route. */
+  monitor?: true;
   /** A super-session: the system manager who opened this tenant's console as its manager. */
   superSession?: { userId: string; username: string; tenantId: string; readOnly: boolean };
 }

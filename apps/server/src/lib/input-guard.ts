@@ -15,6 +15,19 @@ export const JSON_BODY_LIMIT = 2 * 1024 * 1024;
 
 const NUL = '\u0000';
 
+/**
+ * A name of anything (a device, fence, user, rule, file, … — every field whose key ends in `name`:
+ * `name`, `nick_name`, `username`, `fenceName`) is one line of visible text: C0 controls (CR, LF,
+ * TAB, ESC…), DEL and the C1 controls would break exports, logs, texts sent out and the screens
+ * that show it, and no name needs one.
+ */
+const NAME_KEY = /name$/i;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what it finds.
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+/** Whether a name holds a control character (what the hook refuses in a request's name fields). */
+export const hasControlCharacter = (s: string) => CONTROL.test(s);
+
 /** Deepest nesting of arrays and objects a request may carry; no API body comes near it. */
 export const MAX_DEPTH = 64;
 
@@ -22,24 +35,26 @@ export const MAX_DEPTH = 64;
  * The first place in a params/query/body value with a string (or key) holding a NUL character, or
  * nested deeper than MAX_DEPTH. Iterative: any depth the JSON parser accepted is walked safely.
  */
-export function findBadValue(value: unknown): { field: string; problem: 'nul' | 'depth' } | null {
-  const stack: { v: unknown; path: string; depth: number }[] = [{ v: value, path: '', depth: 0 }];
+export function findBadValue(value: unknown): { field: string; problem: 'nul' | 'depth' | 'control' } | null {
+  const stack: { v: unknown; path: string; depth: number; key: string }[] = [{ v: value, path: '', depth: 0, key: '' }];
   while (stack.length) {
-    const { v, path, depth } = stack.pop() as { v: unknown; path: string; depth: number };
+    const { v, path, depth, key } = stack.pop() as { v: unknown; path: string; depth: number; key: string };
     if (typeof v === 'string') {
       if (v.includes(NUL)) return { field: path, problem: 'nul' };
+      if (NAME_KEY.test(key) && CONTROL.test(v)) return { field: path, problem: 'control' };
       continue;
     }
     if (v === null || typeof v !== 'object' || Buffer.isBuffer(v) || ArrayBuffer.isView(v)) continue;
     if (depth >= MAX_DEPTH) return { field: path, problem: 'depth' };
     if (Array.isArray(v)) {
-      for (let i = v.length - 1; i >= 0; i--) stack.push({ v: v[i], path: path ? `${path}.${i}` : String(i), depth: depth + 1 });
+      // The items of a list of names (`names: [...]`) are names too.
+      for (let i = v.length - 1; i >= 0; i--) stack.push({ v: v[i], path: path ? `${path}.${i}` : String(i), depth: depth + 1, key });
       continue;
     }
     for (const [k, x] of Object.entries(v)) {
       const at = path ? `${path}.${k}` : k;
       if (k.includes(NUL)) return { field: at.replaceAll(NUL, '\\u0000'), problem: 'nul' };
-      stack.push({ v: x, path: at, depth: depth + 1 });
+      stack.push({ v: x, path: at, depth: depth + 1, key: k });
     }
   }
   return null;
@@ -48,13 +63,19 @@ export function findBadValue(value: unknown): { field: string; problem: 'nul' | 
 /**
  * preValidation hook: a NUL character in any string of the path, query or body is a 400 naming the
  * field (PostgreSQL cannot store one in text or jsonb, and no field of the API carries one), and so
- * is nesting deeper than MAX_DEPTH (which would overflow the stack of whatever serialises it later).
+ * is a control character in a name (NAME_KEY), and nesting deeper than MAX_DEPTH (which would
+ * overflow the stack of whatever serialises it later).
  */
 export async function rejectBadInput(req: FastifyRequest): Promise<void> {
   for (const part of [req.params, req.query, req.body]) {
     const bad = findBadValue(part);
     if (!bad) continue;
-    const what = bad.problem === 'nul' ? 'must not contain a NUL character' : `is nested deeper than ${MAX_DEPTH} levels`;
+    const what =
+      bad.problem === 'nul'
+        ? 'must not contain a NUL character'
+        : bad.problem === 'control'
+          ? 'a name must not contain control characters (line breaks, tabs, …)'
+          : `is nested deeper than ${MAX_DEPTH} levels`;
     throw new ApiError(400, 'http.400', `${bad.field ? `${bad.field}: ` : ''}${what}`, bad.field ? { field: bad.field } : undefined);
   }
 }

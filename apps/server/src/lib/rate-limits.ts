@@ -45,6 +45,8 @@ export const LIMITED_ROUTES: Readonly<Record<string, Rule>> = {
   'POST /v1/control/sessions/experience': { kind: 'login' },
   'GET /v1/control/oidc/authorize': { kind: 'login' },
   'GET /v1/control/oidc/callback': { kind: 'login' },
+  'POST /v1/control/oidc/session': { kind: 'login' },
+  'POST /v1/control/oidc/link/complete': { kind: 'login', account: signedIn },
   'POST /v1/control/reauth': { kind: 'login', account: signedIn },
   'PUT /v1/tenant/users/self/password': { kind: 'login', account: signedIn },
   'POST /v1/out-web/user/login': { kind: 'login', account: bodyField('username') },

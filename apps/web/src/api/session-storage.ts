@@ -14,9 +14,30 @@ const KEYS = {
   customization: 'customization',
 } as const;
 
+/**
+ * A window opened with a token in its address (the monitor screen, spec §2 `/Watch?token=…`) holds
+ * that session for itself: in its own `sessionStorage`, marked by this key, and every key of the
+ * session (token, permission map, …) is then read and written there. The console's session in
+ * `localStorage`, which every other tab shares, is never replaced by an address
+ * (docs/decisions/0207-links-never-replace-a-session.md).
+ */
+const TAB_SESSION = 'lh.tabSession';
+
+function session(): Storage | undefined {
+  return tabStorage()?.getItem(TAB_SESSION) ? globalThis.sessionStorage : globalThis.localStorage;
+}
+
+function tabStorage(): Storage | undefined {
+  try {
+    return globalThis.sessionStorage;
+  } catch {
+    return undefined;
+  }
+}
+
 function read(key: string): string | null {
   try {
-    return globalThis.localStorage?.getItem(key) ?? null;
+    return session()?.getItem(key) ?? null;
   } catch {
     return null;
   }
@@ -24,9 +45,33 @@ function read(key: string): string | null {
 
 function write(key: string, value: string | null): void {
   try {
-    if (value === null) globalThis.localStorage?.removeItem(key);
-    else globalThis.localStorage?.setItem(key, value);
+    const store = session();
+    if (value === null) store?.removeItem(key);
+    else store?.setItem(key, value);
   } catch {}
+}
+
+/**
+ * This tab's own session, from a token its address brought: kept in this tab alone, apart from the
+ * console's session (which stays as it was, for this tab's later logins and for every other tab).
+ */
+export function holdTabSession(token: string): void {
+  try {
+    const tab = tabStorage();
+    if (!tab) return;
+    for (const key of Object.values(KEYS)) tab.removeItem(key);
+    tab.setItem(TAB_SESSION, '1');
+    tab.setItem(KEYS.token, token);
+  } catch {}
+}
+
+/** Whether this tab holds a session of its own (holdTabSession). */
+export function hasTabSession(): boolean {
+  try {
+    return Boolean(tabStorage()?.getItem(TAB_SESSION));
+  } catch {
+    return false;
+  }
 }
 
 export function getToken(): string | null {
@@ -45,16 +90,34 @@ export function getLoginName(): string | null {
   return read(KEYS.username);
 }
 
+/** A login's session: the console's own, shared by the tabs; a tab that held one of its own lets it go. */
 export function storeSession(s: { token: string; ujwt?: string | null; session_id?: string | null; username?: string | null }): void {
+  dropTabSession();
   write(KEYS.token, s.token);
   if (s.ujwt !== undefined) write(KEYS.ujwt, s.ujwt);
   if (s.session_id !== undefined) write(KEYS.sessionId, s.session_id);
   if (s.username !== undefined) write(KEYS.username, s.username);
 }
 
-/** Logout and 401: token, session, permission map and the cached customisation all go. */
+/**
+ * Logout and 401: token, session, permission map and the cached customisation all go — the tab's
+ * own session when it holds one (the console's session in the other tabs is not this tab's to end).
+ */
 export function clearSession(): void {
+  if (hasTabSession()) {
+    dropTabSession();
+    return;
+  }
   for (const key of Object.values(KEYS)) write(key, null);
+}
+
+function dropTabSession(): void {
+  try {
+    const tab = tabStorage();
+    if (!tab?.getItem(TAB_SESSION)) return;
+    for (const key of Object.values(KEYS)) tab.removeItem(key);
+    tab.removeItem(TAB_SESSION);
+  } catch {}
 }
 
 export interface TokenClaims {
@@ -65,6 +128,8 @@ export interface TokenClaims {
   /** tenant id */
   tid?: string;
   exp?: number;
+  /** A monitor screen's session (read-only, short-lived). */
+  mon?: boolean;
 }
 
 /** The token is a JWT; its payload tells tenant and user even before the accounts API answers. */

@@ -12,6 +12,8 @@ import type { Customization } from '../api/session-storage.ts';
 export const sessionApi = {
   globalConfig: (signal?: AbortSignal) => call(WebConfigRoutes.globalConfig, { signal, timeout: 10_000 }),
   login: (body: LoginRequest) => call(SessionRoutes.login, { body }),
+  /** A read-only, short-lived session of this account for a monitor window (its address carries the token). */
+  monitor: () => call(SessionRoutes.monitor, {}),
   logout: (sessionId: string) => call(SessionRoutes.logout, { params: { id: sessionId } }),
   self: (signal?: AbortSignal) => call(SelfRoutes.get, { signal }),
   /** The same call, read for the personal details. */

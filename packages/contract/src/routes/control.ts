@@ -28,6 +28,16 @@ export const SessionRoutes = {
     response: LoginResponseSchema,
     public: true,
   }),
+  /**
+   * A read-only, short-lived session of the caller's account for the monitor screen: the token its
+   * window is opened with (spec §2 `/Watch?token=…`), held by that window alone.
+   */
+  monitor: defineRoute({
+    method: 'POST',
+    path: '/control/sessions/monitor',
+    response: LoginResponseSchema,
+    signedIn: true,
+  }),
   /** Ends one of the caller's own sessions (204). */
   logout: defineRoute({
     method: 'DELETE',
@@ -73,19 +83,44 @@ export const OidcLinkSchema = z.object({
 export type OidcLink = z.infer<typeof OidcLinkSchema>;
 
 /**
+ * The random value a browser keeps (sessionStorage) when it starts a third-party login or link; the
+ * one-time code the return leaves is exchanged only together with it.
+ */
+export const OidcBrowserStateSchema = z.string().regex(/^[A-Za-z0-9_-]{32,128}$/);
+
+/** A third-party return's one-time code and the state of the browser that started it. */
+export const OidcExchangeSchema = z.object({ code: z.string().min(1).max(200), state: OidcBrowserStateSchema });
+
+/**
  * Third-party login through the configured OpenID Connect provider. `authorize` and `callback` are
  * browser navigations answered with a redirect (302), not JSON calls: the console links to
- * `authorize`, the provider sends the browser to `callback`.
+ * `authorize`, the provider sends the browser to `callback`, which leaves a one-time code
+ * (`oidcCode`) in the console's address; the console exchanges it with its stored state (POST).
  */
 export const OidcRoutes = {
-  /** Redirects to the provider; `prePath`/`preQuery` are where the console goes after login. */
+  /**
+   * Redirects to the provider; `prePath`/`preQuery` are where the console goes after login,
+   * `browserState` the value this browser stored (without it the login goes back refused).
+   */
   authorize: defineRoute({
     method: 'GET',
     path: '/control/oidc/authorize',
-    query: z.object({ prePath: z.string().max(2000).optional(), preQuery: z.string().max(2000).optional() }),
+    query: z.object({
+      prePath: z.string().max(2000).optional(),
+      preQuery: z.string().max(2000).optional(),
+      browserState: z.string().max(200).optional(),
+    }),
     public: true,
   }),
-  /** The provider's answer: redirects to the login page with the session, or with `oidcError`. */
+  /** Exchanges a login's one-time code, with this browser's state, for the session and where to go. */
+  exchange: defineRoute({
+    method: 'POST',
+    path: '/control/oidc/session',
+    body: OidcExchangeSchema,
+    response: LoginResponseSchema.extend({ prePath: z.string().nullable(), preQuery: z.string().nullable() }),
+    public: true,
+  }),
+  /** The provider's answer: redirects to the login page (or user centre) with a one-time code, or with `oidcError`. */
   callback: defineRoute({
     method: 'GET',
     path: '/control/oidc/callback',
@@ -99,11 +134,19 @@ export const OidcRoutes = {
     response: OidcLinkSchema,
     signedIn: true,
   }),
-  /** Starts linking the caller's account: the provider URL the browser goes to. */
+  /** Starts linking the caller's account (this browser's state along): the provider URL the browser goes to. */
   startLink: defineRoute({
     method: 'POST',
     path: '/control/oidc/link',
+    body: z.object({ browser_state: OidcBrowserStateSchema }),
     response: z.object({ url: z.string() }),
+    signedIn: true,
+  }),
+  /** Finishes a link: the return's one-time code with this browser's state, by the account that started it (204). */
+  completeLink: defineRoute({
+    method: 'POST',
+    path: '/control/oidc/link/complete',
+    body: OidcExchangeSchema,
     signedIn: true,
   }),
   /** Removes the caller's link (204). */

@@ -40,6 +40,9 @@ export function controlRoutes(app: App, svc: ControlService, opLogs: OpLogReposi
     });
     return opened;
   });
+  route(app, R.monitor, { tags: ['control'], config: { noOpLog: true } }, (req) =>
+    svc.openMonitorSession(requireAuth(req.auth), req.ip, req.headers['user-agent'] ?? null),
+  );
   route(app, R.logout, { tags: ['control'], config: { noOpLog: true } }, async (req, reply) => {
     await svc.logout(requireAuth(req.auth), req.params.id);
     return reply.code(204).send();

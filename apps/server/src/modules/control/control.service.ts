@@ -11,6 +11,8 @@ const UNKNOWN_USER_HASH = '$2b$10$CwTycUXWue0Thq9StjUM0uJ8.Gb6mP0QZ0p6uJ1rqhAqR0
 export const LOCK_MINUTES = 15;
 /** A super-session lasts at most an hour (seconds). */
 export const SUPER_SESSION_TTL = 3600;
+/** A monitor screen's session lasts at most twelve hours (seconds): a shift in front of a wall screen. */
+export const MONITOR_SESSION_TTL = 12 * 3600;
 /** Ended sessions (logged out, ended by a change, expired) are kept this long, then deleted. */
 export const ENDED_SESSION_KEEP_DAYS = 7;
 
@@ -119,6 +121,8 @@ export function controlService(deps: ControlDeps) {
       grants: manager ? null : await deps.loadGrants(s.user.id),
       readOnly: s.tenant.isDemo || s.session.readOnly,
       ...(superSession ? { superSession } : {}),
+      // A read-only session no system manager opened is a monitor screen's (openMonitorSession).
+      ...(s.session.readOnly && !s.session.actingUserId ? { monitor: true as const } : {}),
     };
     return { auth: Object.freeze(auth), expiresAt: s.session.expiresAt.getTime() };
   }
@@ -147,8 +151,10 @@ export function controlService(deps: ControlDeps) {
     ip: string,
     userAgent: string | null,
     acting?: { userId: string; readOnly: boolean },
+    monitor = false,
   ): Promise<LoginResponse> {
-    const ttl = acting ? Math.min(deps.sessionTtl, SUPER_SESSION_TTL) : deps.sessionTtl;
+    let ttl = acting ? Math.min(deps.sessionTtl, SUPER_SESSION_TTL) : deps.sessionTtl;
+    if (monitor) ttl = Math.min(ttl, MONITOR_SESSION_TTL);
     const expiresAt = new Date(now().getTime() + ttl * 1000);
     const session = await deps.repo.createSession({
       userId: user.id,
@@ -157,9 +163,9 @@ export function controlService(deps: ControlDeps) {
       ip,
       userAgent,
       actingUserId: acting?.userId,
-      readOnly: acting?.readOnly,
+      readOnly: monitor || acting?.readOnly,
     });
-    const claims = { sid: session.id, sub: user.id, tid: user.tenantId };
+    const claims = { sid: session.id, sub: user.id, tid: user.tenantId, ...(monitor ? { mon: true as const } : {}) };
     return {
       token: await deps.signer.sign(claims, 'console', expiresAt),
       ujwt: await deps.signer.sign(claims, 'ujwt', expiresAt),
@@ -264,6 +270,19 @@ export function controlService(deps: ControlDeps) {
       if (found.tenant.isSystem || found.tenant.id === auth.tenantId) throw new ApiError(400, 'super-session.bad-tenant');
       const session = await issue(found.user, ip, userAgent, { userId: auth.userId, readOnly });
       return { ...session, tenant_name: found.tenant.name, read_only: readOnly };
+    },
+
+    /**
+     * A session for the monitor screen (spec §2 `/Watch`, opened with a token in its address): the
+     * caller's account, read-only and at most MONITOR_SESSION_TTL long, so that the token an address
+     * carries can do no more than the screen needs (docs/decisions/0207-links-never-replace-a-session.md).
+     * A super-session's monitor stays tied to the system manager who opened it.
+     */
+    async openMonitorSession(auth: Auth, ip: string, userAgent: string | null): Promise<LoginResponse> {
+      const user = await deps.repo.findUser(auth.userId);
+      if (!user) throw new ApiError(401);
+      const acting = auth.superSession ? { userId: auth.superSession.userId, readOnly: true } : undefined;
+      return issue(user, ip, userAgent, acting, true);
     },
 
     /** Password re-confirmation (spec §2 dialog); wrong tries count toward the lock-out. */

@@ -7,6 +7,19 @@ export interface StateRow {
   pre_path: string | null;
   pre_query: string | null;
   expires_at: Date;
+  browser_state_hash: string | null;
+}
+
+/** What a provider's return left for the browser that started the flow to exchange. */
+export interface CodeRow {
+  browser_state_hash: string;
+  kind: 'login' | 'link';
+  user_id: string;
+  issuer: string | null;
+  subject: string | null;
+  pre_path: string | null;
+  pre_query: string | null;
+  expires_at: Date;
 }
 
 export interface LinkedAccount {
@@ -28,12 +41,30 @@ export function oidcRepository(raw: RawSql) {
       prePath: string | null;
       preQuery: string | null;
       expiresAt: Date;
+      browserStateHash: string;
     }): Promise<void> {
       await raw.query('delete from oidc_states where expires_at < now()');
+      await raw.query('delete from oidc_codes where expires_at < now()');
       await raw.query(
-        'insert into oidc_states(state, code_verifier, nonce, link_user_id, pre_path, pre_query, expires_at) values ($1,$2,$3,$4,$5,$6,$7)',
-        [f.state, f.codeVerifier, f.nonce, f.linkUserId, f.prePath, f.preQuery, f.expiresAt],
+        `insert into oidc_states(state, code_verifier, nonce, link_user_id, pre_path, pre_query, expires_at, browser_state_hash)
+         values ($1,$2,$3,$4,$5,$6,$7,$8)`,
+        [f.state, f.codeVerifier, f.nonce, f.linkUserId, f.prePath, f.preQuery, f.expiresAt, f.browserStateHash],
       );
+    },
+
+    /** Keeps a return's one-time code (by its digest) for the browser to exchange. */
+    async putCode(codeHash: string, c: Omit<CodeRow, 'expires_at'>, expiresAt: Date): Promise<void> {
+      await raw.query(
+        `insert into oidc_codes(code_hash, browser_state_hash, kind, user_id, issuer, subject, pre_path, pre_query, expires_at)
+         values ($1,$2,$3,$4,$5,$6,$7,$8,$9)`,
+        [codeHash, c.browser_state_hash, c.kind, c.user_id, c.issuer, c.subject, c.pre_path, c.pre_query, expiresAt],
+      );
+    },
+
+    /** The code of this digest, used once: it is deleted as it is read, whoever presents it. */
+    async takeCode(codeHash: string): Promise<CodeRow | null> {
+      const { rows } = await raw.query<CodeRow>('delete from oidc_codes where code_hash = $1 returning *', [codeHash]);
+      return rows[0] ?? null;
     },
 
     /** The flow of this state, used once: it is deleted as it is read. */

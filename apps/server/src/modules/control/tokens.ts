@@ -7,6 +7,8 @@ export interface TokenClaims {
   sid: string;
   sub: string;
   tid: string;
+  /** A monitor screen's session (read-only, short-lived): its tab holds it apart from the console's session. */
+  mon?: true;
 }
 
 /** Signs and verifies session tokens with a key kept in the database, so sessions survive a restart. */
@@ -20,7 +22,7 @@ export class TokenSigner {
   }
 
   sign(claims: TokenClaims, audience: 'console' | 'ujwt', expiresAt: Date): Promise<string> {
-    return new SignJWT({ sid: claims.sid, tid: claims.tid })
+    return new SignJWT({ sid: claims.sid, tid: claims.tid, ...(claims.mon ? { mon: true } : {}) })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(claims.sub)
       .setAudience(audience)

@@ -11,6 +11,7 @@ import {
 } from '@loggerhead/contract';
 import type { RawSql } from '../../db/client.ts';
 import type { Auth } from '../../lib/auth.ts';
+import { CSV_BOM, csvLine } from '../../lib/csv.ts';
 import { badRequest } from '../../lib/errors.ts';
 import { EXPERIENCE_EXPORT } from '../experience/limits.ts';
 import { requireDevice } from '../things/things.access.ts';
@@ -175,7 +176,7 @@ export function signalsQueryService(raw: RawSql, repo: SignalsRepository) {
       const list = await seriesList(auth, thingsId, q.signals, q.channel);
       const ids = list.map((s) => s.id);
       return (async function* () {
-        yield '\uFEFFtime_ms,iso_time,channel,message,signal,value,unit\n';
+        yield `${CSV_BOM}time_ms,iso_time,channel,message,signal,value,unit\n`;
         if (!ids.length) return;
         let rows = 0;
         for await (const page of samplePages(repo, ids, from, to)) {
@@ -184,7 +185,7 @@ export function signalsQueryService(raw: RawSql, repo: SignalsRepository) {
           yield take
             .map(({ s: si, t, v }) => {
               const s = list[si];
-              return `${t / 1000},${new Date(Math.floor(t / 1000)).toISOString()},${s.channel},${csv(s.message)},${csv(s.signal)},${v},${csv(s.unit)}\n`;
+              return csvLine([t / 1000, new Date(Math.floor(t / 1000)), s.channel, s.message, s.signal, v, s.unit], '\n');
             })
             .join('');
           if (rows >= maxRows) return;
@@ -242,7 +243,5 @@ export function intervalStats(ts: ArrayLike<number>) {
     max_ms: d[d.length - 1] / 1000,
   };
 }
-
-const csv = (s: string) => (/[",\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s);
 
 export type SignalsQueryService = ReturnType<typeof signalsQueryService>;

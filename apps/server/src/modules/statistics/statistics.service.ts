@@ -11,10 +11,10 @@ import {
 import type { RawSql } from '../../db/client.ts';
 import { epochMs as ms } from '../../db/rows.ts';
 import type { Auth } from '../../lib/auth.ts';
+import { csvLine } from '../../lib/csv.ts';
 import { ApiError, badRequest, conflict } from '../../lib/errors.ts';
 import { forEachSample } from '../signals/sample-stream.ts';
 import { signalsRepository } from '../signals/signals.repository.ts';
-import { csvCell } from '../tenant/tenants-admin.service.ts';
 import { requireDevice, restrictedUser } from '../things/things.access.ts';
 import { accumulator, Distance, periodMs, windowStart } from './statistics.methods.ts';
 import {
@@ -259,23 +259,14 @@ export function statisticsService(deps: { raw: RawSql; now?: () => number }) {
         MAX_CSV_ROWS,
         0,
       );
-      const lines = ['task,method,things_id,signal,window_start,window_end,value,unit,samples'];
+      let csv = 'task,method,things_id,signal,window_start,window_end,value,unit,samples\n';
       for (const r of rows.map(toResult)) {
-        lines.push(
-          [
-            csvCell(task.name),
-            task.method,
-            r.things_id,
-            csvCell(r.signal),
-            new Date(r.window_start).toISOString(),
-            new Date(r.window_end).toISOString(),
-            r.value === null ? '' : String(r.value),
-            csvCell(r.unit),
-            String(r.samples),
-          ].join(','),
+        csv += csvLine(
+          [task.name, task.method, r.things_id, r.signal, new Date(r.window_start), new Date(r.window_end), r.value, r.unit, r.samples],
+          '\n',
         );
       }
-      return { name: task.name, csv: `${lines.join('\n')}\n` };
+      return { name: task.name, csv };
     },
 
     async history(auth: Auth, q: { current_page: number; page_size: number; task_id?: string }) {

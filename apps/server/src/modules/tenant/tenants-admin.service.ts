@@ -16,6 +16,7 @@ import {
 } from '@loggerhead/contract';
 import { epochMs as ms } from '../../db/rows.ts';
 import type { Auth } from '../../lib/auth.ts';
+import { CSV_BOM, csvLine } from '../../lib/csv.ts';
 import { ApiError, notFound } from '../../lib/errors.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import type { Notifier } from '../../notify/notifier.ts';
@@ -73,13 +74,6 @@ const CSV_COLUMNS = [
   'platform',
   'created_at',
 ] as const;
-
-/** One CSV cell: quoted, and a leading = + - @ neutralised so a spreadsheet never runs it as a formula. */
-export function csvCell(v: unknown): string {
-  let s = v === null || v === undefined ? '' : v instanceof Date ? v.toISOString() : String(v);
-  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
-  return `"${s.replaceAll('"', '""')}"`;
-}
 
 function toTenantUser(u: UserRow): TenantUser {
   const manager = u.is_manager && u.parent_user_id === null;
@@ -235,10 +229,9 @@ export function tenantsAdminService(deps: {
 
     async csv(_auth: Auth, q: Partial<TenantListQuery>): Promise<string> {
       const rows = await repo.all(filter(q), CSV_MAX_ROWS);
-      const lines = [CSV_COLUMNS.join(',')];
-      for (const r of rows) lines.push(CSV_COLUMNS.map((c) => csvCell(r[c])).join(','));
-      // BOM: spreadsheet programs then read the UTF-8 (Chinese names) right.
-      return `\ufeff${lines.join('\r\n')}\r\n`;
+      let out = `${CSV_BOM}${CSV_COLUMNS.join(',')}\r\n`;
+      for (const r of rows) out += csvLine(CSV_COLUMNS.map((c) => r[c]));
+      return out;
     },
 
     async update(_auth: Auth, id: string, req: TenantUpdateRequest): Promise<Tenant> {

@@ -1,4 +1,5 @@
 import type { TestReport } from '@loggerhead/contract';
+import { CSV_BOM, csvLine } from '../../lib/csv.ts';
 
 /** A test report as a file: a self-contained HTML page, or CSV (sections of metrics, checks and tables). */
 
@@ -12,14 +13,7 @@ const iso = (ms: number) =>
     .replace(/\.\d+Z$/, ' UTC');
 
 /** A CSV cell: quoted when it holds a comma, quote or line break; a leading = + - @ is defused for spreadsheets. */
-function cell(v: unknown): string {
-  if (v === null || v === undefined) return '';
-  let s = typeof v === 'number' || typeof v === 'boolean' ? String(v) : String(v);
-  if (typeof v === 'string' && /^[=+\-@\t\r]/.test(s)) s = `'${s}`;
-  return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
-}
-
-const line = (cells: unknown[]) => `${cells.map(cell).join(',')}\r\n`;
+const line = (cells: unknown[]) => csvLine(cells);
 
 export function reportCsv(r: TestReport): string {
   let out = '';
@@ -43,7 +37,7 @@ export function reportCsv(r: TestReport): string {
     out += line(t.columns);
     for (const row of t.rows) out += line(row);
   }
-  return `\uFEFF${out}`;
+  return `${CSV_BOM}${out}`;
 }
 
 /** A polyline of a chart's points, scaled into a 600 × 160 box. */

@@ -12,7 +12,9 @@ import {
 import type { RawSql } from '../../db/client.ts';
 import { epochMs as ms } from '../../db/rows.ts';
 import type { Auth } from '../../lib/auth.ts';
+import { csvLine } from '../../lib/csv.ts';
 import { ApiError, badRequest, conflict, notFound } from '../../lib/errors.ts';
+import { hasControlCharacter } from '../../lib/input-guard.ts';
 import { groupRepository } from '../group/group.repository.ts';
 import { labelRepository } from '../label/label.repository.ts';
 import { checkDeviceLabels } from '../label/label.service.ts';
@@ -338,6 +340,8 @@ export function thingsService(deps: ThingsDeps) {
         const [deviceId = '', name = '', type = '', description = ''] = cells.map((c) => c.trim());
         try {
           if (!name) throw badRequest('http.400', 'name is required', 'name');
+          // A name from a file is refused as one in a request is (lib/input-guard.ts).
+          if (hasControlCharacter(name)) throw badRequest('http.400', 'name: a name must not contain control characters', 'name');
           const t = await typeOf(auth, type);
           await create(auth, { third_things_id: deviceId, name, info_model_id: t.id, description: description || null });
           created++;
@@ -353,35 +357,24 @@ export function thingsService(deps: ThingsDeps) {
     async exportCsv(auth: Auth, q: ThingListQuery): Promise<string> {
       await knownGroup(auth, q.group_id);
       const { rows } = await repo.list(auth, { ...q, current_page: 1, page_size: 100_000 });
-      const out = ['third_things_id,name,type,description,is_online,collected,created_at'];
+      let out = 'third_things_id,name,type,description,is_online,collected,created_at\r\n';
       for (const r of rows) {
-        out.push(
-          [
-            r.third_things_id,
-            r.name,
-            r.info_model_name,
-            r.description ?? '',
-            r.is_online ? 1 : 0,
-            r.collected ? 1 : 0,
-            new Date(r.created_at).toISOString(),
-          ]
-            .map(csvCell)
-            .join(','),
-        );
+        out += csvLine([
+          r.third_things_id,
+          r.name,
+          r.info_model_name,
+          r.description ?? '',
+          r.is_online ? 1 : 0,
+          r.collected ? 1 : 0,
+          new Date(r.created_at),
+        ]);
       }
-      return `${out.join('\r\n')}\r\n`;
+      return out;
     },
   };
 }
 
 export type ThingsService = ReturnType<typeof thingsService>;
-
-function csvCell(v: string | number): string {
-  const s = String(v);
-  // A leading = + - @ would run as a formula in a spreadsheet.
-  const safe = /^[=+\-@]/.test(s) ? `'${s}` : s;
-  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
-}
 
 export function parseCsvLine(line: string): string[] {
   const out: string[] = [];

@@ -5,6 +5,7 @@ import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getToken } from '../../api/session-storage.ts';
 import { currentLang } from '../../i18n/setup.ts';
+import { sessionApi } from '../../session/session.api.ts';
 
 /** The capacity dialog (its usage table, pie and request form) loads when first opened. */
 const CapacityDialog = lazy(async () => ({
@@ -24,8 +25,10 @@ export function openWithToken(url: string): void {
 /** Monitor and operation screens open in a new window with token, locale, tenantId and userId (spec §2). */
 export function ScreenDropdown({ tenantId, userId }: { tenantId: string | null; userId: string | null }) {
   const { t } = useTranslation();
-  const open = (screen: 'monitor' | 'operation') => {
-    const q = new URLSearchParams({ token: getToken() ?? '', locale: currentLang(), tenantId: tenantId ?? '', userId: userId ?? '' });
+  // The window's token is a monitor session of its own (read-only, short-lived), never the console's.
+  const open = async (screen: 'monitor' | 'operation') => {
+    const monitor = await sessionApi.monitor().catch(() => null);
+    const q = new URLSearchParams({ token: monitor?.token ?? '', locale: currentLang(), tenantId: tenantId ?? '', userId: userId ?? '' });
     if (screen === 'operation') q.set('screen', 'operation');
     window.open(`/Watch?${q}`, '_blank', 'noopener');
   };
@@ -37,7 +40,7 @@ export function ScreenDropdown({ tenantId, userId }: { tenantId: string | null; 
           { key: 'monitor', label: t('app.header.monitorScreen') },
           { key: 'operation', label: t('app.header.operationScreen') },
         ],
-        onClick: ({ key }) => open(key as 'monitor' | 'operation'),
+        onClick: ({ key }) => void open(key as 'monitor' | 'operation'),
       }}
     >
       <Button type="text" style={light} icon={<DesktopOutlined />} data-testid="screen-dropdown">

@@ -10,7 +10,8 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { tokenClaims } from '../../../api/session-storage.ts';
+import { ApiError } from '../../../api/api-error.ts';
+import { dropCodeFromAddress, newOidcState, takeOidcState } from '../../../api/oidc-state.ts';
 import { SvgIcon } from '../../../components/svg-icon.tsx';
 import { globalConfigQuery } from '../../../session/session.queries.ts';
 import { startSession } from '../../../session/session.ts';
@@ -152,6 +153,10 @@ export default function LoginPage() {
               <a
                 className="lh-button lh-button--large lh-button--default lh-button--circle"
                 href={authApi.oidcAuthorizeUrl(HOME)}
+                onClick={(e) => {
+                  e.preventDefault();
+                  window.location.assign(authApi.oidcAuthorizeUrl(HOME, newOidcState()));
+                }}
                 aria-label={t('auth.login.thirdParty')}
                 title={config.data.oidc.name || t('auth.login.thirdParty')}
               >
@@ -204,23 +209,32 @@ function PendingReviewDialog({ onClose }: { onClose: () => void }) {
 }
 
 /**
- * After a third-party login the provider sends the browser back to /Login with
- * token, ujwt, prePath and preQuery (spec §2): keep the session and go on.
+ * After a third-party login the server sends the browser back to /Login with a one-time code
+ * (`oidcCode`): the code leaves the address at once, and is exchanged with the state this tab stored
+ * before it left; the session it gives is kept and the console goes on to `prePath`. A return this
+ * tab did not start (no stored state) is refused, and whatever session the browser has stays.
  */
 function useThirdPartyReturn(): boolean {
   const [params] = useSearchParams();
   const qc = useQueryClient();
   const navigate = useNavigate();
-  const token = params.get('token');
+  const code = params.get('oidcCode');
+  const taken = useRef<string | null>(null);
   useEffect(() => {
-    if (!token) return;
-    const ujwt = params.get('ujwt') ?? '';
-    const prePath = safePath(params.get('prePath'));
-    const preQuery = params.get('preQuery');
-    void startSession(qc, { token, ujwt, session_id: tokenClaims(token)?.sid ?? '', expires_at: 0 }, '').then((landing) => {
-      const to = prePath ?? landing;
-      navigate(preQuery ? `${to}?${preQuery.replace(/^\?/, '')}` : to, { replace: true });
-    });
-  }, [token, params, qc, navigate]);
-  return token !== null;
+    if (!code || taken.current === code) return;
+    taken.current = code;
+    dropCodeFromAddress();
+    const state = takeOidcState();
+    const refuse = (error: string) => navigate(`/Login?oidcError=${encodeURIComponent(error)}`, { replace: true });
+    if (!state) return void refuse('oidc.bad-state');
+    void authApi
+      .oidcExchange(code, state)
+      .then(async (res) => {
+        const landing = await startSession(qc, res, '');
+        const to = safePath(res.prePath) ?? landing;
+        navigate(res.preQuery ? `${to}?${res.preQuery.replace(/^\?/, '')}` : to, { replace: true });
+      })
+      .catch((e: unknown) => refuse(e instanceof ApiError ? e.code : 'oidc.failed'));
+  }, [code, qc, navigate]);
+  return code !== null;
 }

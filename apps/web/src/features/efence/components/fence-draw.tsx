@@ -1,6 +1,7 @@
 import type { LatLon } from '@loggerhead/contract/schemas/fence.ts';
 import L from 'leaflet';
 import { useEffect, useRef } from 'react';
+import { textTooltip } from '../../../components/map/map-text.ts';
 import { useBaseMap } from './base-map.tsx';
 import { validLatLon, wrapLon } from './geo.ts';
 
@@ -64,9 +65,7 @@ export function FenceDraw({ shape, points, center, radius, tolerance, refit = 0,
       else if (ll.length >= 2) L.polyline(ll, { ...style, weight: shape === 'border' ? 3 : 2 }).addTo(g);
       if (shape === 'border') for (const p of ll) L.circle(p, { radius: tolerance, weight: 0, fillOpacity: 0.08 }).addTo(g);
       ll.forEach((p, i) => {
-        L.circleMarker(p, { radius: 4, color: '#1677ff' })
-          .bindTooltip(String(i + 1))
-          .addTo(g);
+        textTooltip(L.circleMarker(p, { radius: 4, color: '#1677ff' }), String(i + 1)).addTo(g);
       });
       if (!fitted.current && ll.length >= 2) {
         map.fitBounds(L.latLngBounds(ll).pad(0.3), { maxZoom: 17 });

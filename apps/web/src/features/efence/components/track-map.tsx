@@ -3,6 +3,7 @@ import type { GpsPoint, GpsStop } from '@loggerhead/contract/schemas/gps.ts';
 import L from 'leaflet';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { textTooltip } from '../../../components/map/map-text.ts';
 import { useBaseMap } from './base-map.tsx';
 
 export interface TrackMapProps {
@@ -54,12 +55,10 @@ export function TrackMap({ points, stops, marker, follow, fitKey, fences }: Trac
     L.polyline(ll, { color: '#1677ff', weight: 3 }).addTo(g);
     const first = ll[0] as [number, number];
     const last = ll[ll.length - 1] as [number, number];
-    L.circleMarker(first, dot('#52c41a')).bindTooltip(t('efence.gps.start')).addTo(g);
-    L.circleMarker(last, dot('#f5222d')).bindTooltip(t('efence.gps.end')).addTo(g);
+    textTooltip(L.circleMarker(first, dot('#52c41a')), t('efence.gps.start')).addTo(g);
+    textTooltip(L.circleMarker(last, dot('#f5222d')), t('efence.gps.end')).addTo(g);
     stops.forEach((s, i) => {
-      L.circleMarker([s.lat, s.lon], dot('#fa8c16', 6))
-        .bindTooltip(`${t('efence.gps.stop')} ${i + 1}`)
-        .addTo(g);
+      textTooltip(L.circleMarker([s.lat, s.lon], dot('#fa8c16', 6)), `${t('efence.gps.stop')} ${i + 1}`).addTo(g);
     });
     if (fitted.current !== fitKey) {
       map.fitBounds(L.latLngBounds(ll).pad(0.2), { maxZoom: 16 });
@@ -86,7 +85,7 @@ export function TrackMap({ points, stops, marker, follow, fitKey, fences }: Trac
           f.border.points.map((p) => [p.lat, p.lon] as [number, number]),
           { ...style, fill: false },
         );
-      shape?.bindTooltip(`${t('efence.gps.fence')}: ${f.name}`).addTo(g);
+      if (shape) textTooltip(shape, `${t('efence.gps.fence')}: ${f.name}`).addTo(g);
     }
   }, [map, fences, t]);
 

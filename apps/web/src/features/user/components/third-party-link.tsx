@@ -2,10 +2,12 @@ import { LinkOutlined } from '@ant-design/icons';
 import { Routes } from '@loggerhead/contract/routes/index.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, List, Popconfirm } from 'antd';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import { ApiError } from '../../../api/api-error.ts';
 import { call } from '../../../api/client.ts';
+import { dropCodeFromAddress, newOidcState, takeOidcState } from '../../../api/oidc-state.ts';
 
 const linkKey = ['user', 'oidc-link'] as const;
 
@@ -20,18 +22,35 @@ export function ThirdPartyLink({ readOnly }: { readOnly: boolean }) {
   const [params, setParams] = useSearchParams();
   const state = useQuery({ queryKey: linkKey, queryFn: ({ signal }) => call(Routes.oidc.link, { signal }) });
 
-  // Coming back from the provider: say how it went once, then drop the marker from the address.
-  const outcome = params.get('oidc');
+  // Coming back from the provider: a one-time code this tab finishes the link with (with the state it
+  // stored before it left; a return it did not start is refused), or an error; say how it went once,
+  // then drop the marker from the address.
+  const code = params.get('oidcCode');
   const error = params.get('oidcError');
+  const taken = useRef<string | null>(null);
   useEffect(() => {
-    if (!outcome && !error) return;
-    if (outcome === 'linked') void message.success(t('user.security.oidc.done'));
-    if (error) void message.error(i18n.exists(`errors.${error}`) ? t(`errors.${error}`) : t('errors.oidc.failed'));
+    const say = (e: string) => void message.error(i18n.exists(`errors.${e}`) ? t(`errors.${e}`) : t('errors.oidc.failed'));
+    if (code && taken.current !== code) {
+      taken.current = code;
+      dropCodeFromAddress();
+      const browserState = takeOidcState();
+      setParams({ tab: 'security' }, { replace: true });
+      if (!browserState) return say('oidc.bad-state');
+      void call(Routes.oidc.completeLink, { body: { code, state: browserState } })
+        .then(async () => {
+          void message.success(t('user.security.oidc.done'));
+          await qc.invalidateQueries({ queryKey: linkKey });
+        })
+        .catch((e: unknown) => say(e instanceof ApiError ? e.code : 'oidc.failed'));
+      return;
+    }
+    if (!error) return;
+    say(error);
     setParams({ tab: 'security' }, { replace: true });
-  }, [outcome, error, message, t, i18n, setParams]);
+  }, [code, error, message, t, i18n, setParams, qc]);
 
   const link = useMutation({
-    mutationFn: () => call(Routes.oidc.startLink, {}),
+    mutationFn: () => call(Routes.oidc.startLink, { body: { browser_state: newOidcState() } }),
     onSuccess: ({ url }) => window.location.assign(url),
   });
   const unlink = useMutation({

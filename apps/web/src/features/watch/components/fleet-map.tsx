@@ -4,6 +4,7 @@ import L from 'leaflet';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { addBaseLayer } from '../../../components/map/base-layer.ts';
+import { textTooltip } from '../../../components/map/map-text.ts';
 
 export interface MapDevice {
   id: string;
@@ -42,15 +43,14 @@ export function FleetMap({ devices, tileUrl, attribution }: { devices: MapDevice
     if (!m || !g) return;
     g.clearLayers();
     for (const d of devices) {
-      L.circleMarker([d.fix.lat, d.fix.lon], {
+      const dot = L.circleMarker([d.fix.lat, d.fix.lon], {
         radius: 7,
         weight: 2,
         color: '#fff',
         fillColor: d.online ? '#52c41a' : '#8c8c8c',
         fillOpacity: 0.95,
-      })
-        .bindTooltip(`${d.name} · ${d.online ? t('watch.online') : t('watch.offline')}`)
-        .addTo(g);
+      });
+      textTooltip(dot, `${d.name} · ${d.online ? t('watch.online') : t('watch.offline')}`).addTo(g);
     }
     // Fit once, on the first positions: later refreshes keep where the viewer zoomed to.
     if (!fitted.current && devices.length > 0) {

@@ -77,6 +77,18 @@ describe('worker pool', () => {
     expect(p.threads).toBeLessThanOrEqual(2);
   });
 
+  it("a free thread takes the job of the key served longest ago: one key's queue does not go before another's", async () => {
+    const p = pool();
+    const done: string[] = [];
+    const job = (key: string, name: string, item: object) =>
+      p
+        .run('spin', item, { deadlineMs: 300, key })
+        .catch(() => null)
+        .then(() => done.push(name));
+    await Promise.all([job('a', 'a1', { spin: true }), job('a', 'a2', { spin: true }), job('a', 'a3', { n: 3 }), job('b', 'b1', { n: 1 })]);
+    expect(done).toEqual(['a1', 'b1', 'a2', 'a3']);
+  });
+
   it('loads a TypeScript task module', async () => {
     const p = pool({ module: new URL('./worker-pool.fixture.ts', import.meta.url) });
     expect(await p.run('double', 21, { deadlineMs: 10_000 })).toBe(42);

@@ -43,6 +43,8 @@ export interface RunOptions {
   transfer?: ArrayBuffer[];
   /** Given to every item's call as its third argument, sent once per message (what a batch's items share). */
   common?: unknown;
+  /** Whose work this is (a tenant): a free thread takes the waiting job of the key served longest ago. */
+  key?: string;
 }
 
 interface Job {
@@ -52,6 +54,7 @@ interface Job {
   deadlineMs: number;
   transfer?: ArrayBuffer[];
   common?: unknown;
+  key: string;
   results: (Settled<unknown> | undefined)[];
   /** Items not yet answered, in order. */
   left: number[];
@@ -83,12 +86,16 @@ function rebuild(fields: Record<string, unknown>): Error {
  * dies (out of its `resourceLimits`) rejects with a `WorkerCrashError`. Either way a new thread
  * takes its place. `runEach` sends many small items in one message (one round trip, not one per
  * item) and holds each item to the deadline on its own: a stuck item ends alone, the others of the
- * batch run on in the new thread. Jobs wait in order while every thread is busy.
+ * batch run on in the new thread. While every thread is busy jobs wait, and a free thread takes the
+ * job of the key (a tenant) served longest ago.
  */
 export class WorkerPool {
   private readonly slots: Slot[] = [];
   private readonly queue: Job[] = [];
   private nextId = 1;
+  /** When each key's work was last handed to a thread (a count of hand-overs). */
+  private readonly served = new Map<string, number>();
+  private handovers = 0;
   private watchdog: NodeJS.Timeout | null = null;
   private closed = false;
   /** Threads terminated at a deadline or lost to a crash (and replaced), for tests and logs. */
@@ -142,6 +149,7 @@ export class WorkerPool {
         deadlineMs: opts.deadlineMs,
         transfer: opts.transfer,
         common: opts.common,
+        key: opts.key ?? '',
         results: new Array(items.length),
         left: items.map((_, i) => i),
         done: resolve,
@@ -196,7 +204,7 @@ export class WorkerPool {
       let slot = this.slots.find((s) => !s.job && !s.ended);
       if (!slot && this.slots.length < this.o.size) slot = this.spawn();
       if (!slot) break;
-      const job = this.queue.shift() as Job;
+      const job = this.next();
       slot.job = job;
       slot.sent = job.left.filter((i) => job.results[i] === undefined);
       const items = slot.sent.map((i) => job.items[i]);
@@ -213,6 +221,20 @@ export class WorkerPool {
       }
       this.startWatchdog();
     }
+  }
+
+  /**
+   * The waiting job of the key served longest ago (the first of its key): one tenant's many jobs, or
+   * jobs that each run to the deadline, take turns with the others' instead of going before them.
+   */
+  private next(): Job {
+    let best = 0;
+    for (let i = 1; i < this.queue.length; i++)
+      if ((this.served.get(this.queue[i].key) ?? 0) < (this.served.get(this.queue[best].key) ?? 0)) best = i;
+    const [job] = this.queue.splice(best, 1);
+    this.served.set(job.key, ++this.handovers);
+    if (this.served.size > 10_000) this.served.clear();
+    return job;
   }
 
   private release(slot: Slot) {

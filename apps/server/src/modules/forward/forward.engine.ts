@@ -434,7 +434,7 @@ export class ForwardEngine {
       compileError = errorOf(e);
     }
     // The round's messages go to a plugin thread in one message; a runaway evaluation ends alone there.
-    const outs = compiled ? await compiled.runEach(messages) : [];
+    const outs = compiled ? await compiled.runEach(messages, rule.tenant_id) : [];
     for (let i = 0; i < batch.length; i++) {
       const r = batch[i];
       if (!compiled) {

@@ -23,10 +23,10 @@ export interface Evaluated {
 
 export interface Compiled {
   expression: string;
-  /** One evaluation, on a plugin thread: its result, or the ApiError of its failure. */
-  run(input: unknown): Promise<Evaluated>;
+  /** One evaluation, on a plugin thread: its result, or the ApiError of its failure; `tenantId` takes turns with other tenants' evaluations. */
+  run(input: unknown, tenantId?: string): Promise<Evaluated>;
   /** Many inputs in one message to a thread (a forwarding round, an export's rows): each result or ApiError, in order. */
-  runEach(inputs: unknown[]): Promise<(Evaluated | ApiError)[]>;
+  runEach(inputs: unknown[], tenantId?: string): Promise<(Evaluated | ApiError)[]>;
 }
 
 interface JsonataError {
@@ -103,13 +103,13 @@ export function compilePlugin(expression: string): Compiled {
   const opts = { deadlineMs: PLUGIN_DEADLINE_MS, common: { expression } };
   const compiled: Compiled = {
     expression,
-    async run(input) {
-      const [r] = await pluginPool().runEach<Evaluated>('evaluate', [input], opts);
+    async run(input, tenantId) {
+      const [r] = await pluginPool().runEach<Evaluated>('evaluate', [input], { ...opts, key: tenantId });
       if (!r.ok) throw evalError(r.error);
       return r.value;
     },
-    async runEach(inputs) {
-      const out = await pluginPool().runEach<Evaluated>('evaluate', inputs, opts);
+    async runEach(inputs, tenantId) {
+      const out = await pluginPool().runEach<Evaluated>('evaluate', inputs, { ...opts, key: tenantId });
       return out.map((r) => (r.ok ? r.value : evalError(r.error)));
     },
   };

@@ -89,10 +89,10 @@ export function pluginService(deps: { raw: RawSql }) {
       if (!(await repo.remove(auth.tenantId, id))) throw notFound();
       return { ok: true as const };
     },
-    async test(_auth: Auth, body: { expression: string; input?: unknown }) {
+    async test(auth: Auth, body: { expression: string; input?: unknown }) {
       const c = compilePlugin(body.expression);
       const t0 = performance.now();
-      const r = await c.run(body.input);
+      const r = await c.run(body.input, auth.tenantId);
       return { ...r, elapsed_ms: Math.round((performance.now() - t0) * 100) / 100 };
     },
     /** A plugin of the tenant of this type, or the error a rule or export names it with. */

@@ -8,6 +8,15 @@ import type { CodesOf } from '../errors.ts';
 
 /** Upload bound for a `.dbc` file; real files stay far below it. */
 export const DBC_MAX_BYTES = 10 * 1024 * 1024;
+/**
+ * Messages and signals one DBC file may define (counted before it is parsed; 413
+ * `mapping.dbc-too-many-messages` / `-signals`). A vehicle's or J1939's whole database holds a few
+ * thousand messages and some ten thousand signals.
+ */
+export const DBC_MAX_MESSAGES = 10_000;
+export const DBC_MAX_SIGNALS = 50_000;
+/** Seconds a DBC file may take to be read (on a worker thread); past them 422 `mapping.dbc-timeout`. */
+export const DBC_PARSE_SECONDS = 20;
 /** Spec §3/§9: DBC protocol defaults to 2. */
 export const DBC_DEFAULT_PROTOCOL = 2;
 /** Spec §9: DBC file lists page by 100. */

@@ -58,7 +58,8 @@ export interface DbcWrite {
   size: number;
   message_count: number;
   signal_count: number;
-  summary: DbcMessageInfo[];
+  /** The messages view, or its JSON text. */
+  summary: DbcMessageInfo[] | string;
   warnings: DbcWarningRow[];
 }
 
@@ -135,7 +136,7 @@ export function mappingRepository(raw: RawSql) {
           w.size,
           w.message_count,
           w.signal_count,
-          JSON.stringify(w.summary),
+          typeof w.summary === 'string' ? w.summary : JSON.stringify(w.summary),
           JSON.stringify(w.warnings),
           auth.userId,
         ],
@@ -160,7 +161,7 @@ export function mappingRepository(raw: RawSql) {
           w.size ?? null,
           w.message_count ?? null,
           w.signal_count ?? null,
-          w.summary ? JSON.stringify(w.summary) : null,
+          w.summary ? (typeof w.summary === 'string' ? w.summary : JSON.stringify(w.summary)) : null,
           w.warnings ? JSON.stringify(w.warnings) : null,
         ],
       );

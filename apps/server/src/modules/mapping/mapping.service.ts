@@ -15,7 +15,9 @@ import type { RawSql } from '../../db/client.ts';
 import type { Auth } from '../../lib/auth.ts';
 import { ApiError, badRequest, notFound } from '../../lib/errors.ts';
 import { requireDevicesWritable } from '../things/things.access.ts';
-import { dbcText, parse, signalNames, summarize } from './dbc-summary.ts';
+import { DbcParseOutOfMemory, DbcParseTimeout, readDbcOffThread } from './dbc-parse.ts';
+import type { DbcRead } from './dbc-read.ts';
+import { dbcText, signalNames } from './dbc-summary.ts';
 import type { DbcRow, MappingRepository, StrategyRow } from './mapping.repository.ts';
 
 export interface DbcUpload {
@@ -63,30 +65,50 @@ function toStrategy(r: StrategyRow): Strategy {
   };
 }
 
-/** Parses an upload: 400 with the line and column of the first error. */
-function parseUpload(upload: DbcUpload) {
+/** The file name an upload is stored under (no folders). */
+const baseName = (fileName: string) => fileName.split(/[\\/]/).pop() as string;
+
+/**
+ * Reads an upload on a worker thread (dbc-parse.ts): 400 with the line and column of the first
+ * error, 413 past the messages or signals one file may hold (counted before the parse), 422 past
+ * the deadline. Nothing is stored until it passed.
+ */
+async function parseUpload(upload: DbcUpload, read: (bytes: Uint8Array) => Promise<DbcRead>) {
   if (!/\.dbc$/i.test(upload.fileName)) throw err(400, 'mapping.dbc-type', undefined, { field: 'file' });
-  const content = dbcText(upload.bytes);
-  const r = parse(content);
-  if (!r.ok) {
-    const { line, col, reason } = r.error;
-    throw err(400, 'mapping.dbc-invalid', `Line ${line}, column ${col}: ${reason}`, { field: 'file', details: { line, col, reason } });
+  let r: DbcRead;
+  try {
+    r = await read(upload.bytes);
+  } catch (e) {
+    if (e instanceof DbcParseTimeout) throw err(422, 'mapping.dbc-timeout', e.message, { field: 'file' });
+    if (e instanceof DbcParseOutOfMemory) throw err(413, 'mapping.dbc-too-large', e.message, { field: 'file' });
+    throw e;
   }
-  const summary = summarize(r.dbc);
+  if (!r.ok) {
+    if (r.refused === 'invalid') {
+      const { line, col, reason } = r.error;
+      throw err(400, 'mapping.dbc-invalid', `Line ${line}, column ${col}: ${reason}`, { field: 'file', details: { line, col, reason } });
+    }
+    const extra = { field: 'file', details: { count: r.count, limit: r.limit } };
+    if (r.refused === 'too-many-messages')
+      throw err(413, 'mapping.dbc-too-many-messages', `The DBC file has ${r.count} messages; one file may have ${r.limit}`, extra);
+    throw err(413, 'mapping.dbc-too-many-signals', `The DBC file has ${r.count} signals; one file may have ${r.limit}`, extra);
+  }
+  const text = new TextDecoder();
   return {
-    file_name: upload.fileName.split(/[\\/]/).pop() as string,
-    content,
+    file_name: baseName(upload.fileName),
+    content: dbcText(upload.bytes),
     size: upload.bytes.byteLength,
-    summary,
-    message_count: summary.length,
-    signal_count: summary.reduce((n, m) => n + m.signals.length, 0),
-    warnings: r.warnings.map((w) => ({ line: w.line, col: w.col, reason: w.reason })),
+    summary: text.decode(r.summary_json),
+    names: new Set(text.decode(r.names).split('\n')),
+    message_count: r.message_count,
+    signal_count: r.signal_count,
+    warnings: r.warnings,
   };
 }
 
-/** Signal references a DBC summary lacks. */
-function missingSignals(summary: DbcMessageInfo[], refs: StrategySignalRef[]): string[] {
-  const names = signalNames(summary);
+/** Signal references a DBC summary (or its `Message.Signal` names) lacks. */
+function missingSignals(summary: DbcMessageInfo[] | Set<string>, refs: StrategySignalRef[]): string[] {
+  const names = summary instanceof Set ? summary : signalNames(summary);
   return refs.map((r) => `${r.message}.${r.signal}`).filter((n) => !names.has(n));
 }
 
@@ -96,7 +118,12 @@ function missingSignals(summary: DbcMessageInfo[], refs: StrategySignalRef[]): s
  * only by a caller who may write to every one of those devices (spec §6: DBC add/update/delete is
  * read-write).
  */
-export function mappingService(repo: MappingRepository, onFilesChanged: (thingsIds: string[]) => void, raw: RawSql) {
+export function mappingService(
+  repo: MappingRepository,
+  onFilesChanged: (thingsIds: string[]) => void,
+  raw: RawSql,
+  readDbcFile: (bytes: Uint8Array) => Promise<DbcRead> = (bytes) => readDbcOffThread(bytes),
+) {
   async function dbcOr404(auth: Auth, id: string): Promise<DbcRow> {
     const row = UUID.test(id) ? await repo.getDbc(auth, id) : undefined;
     if (!row) throw notFound('DBC file not found');
@@ -128,9 +155,11 @@ export function mappingService(repo: MappingRepository, onFilesChanged: (thingsI
     getDbc: async (auth: Auth, id: string) => toDbcFile(await dbcOr404(auth, id)),
 
     async createDbc(auth: Auth, upload: DbcUpload, fields: { name?: string; protocol?: number }): Promise<DbcFile> {
-      const parsed = parseUpload(upload);
-      const name = fields.name ?? parsed.file_name.replace(/\.dbc$/i, '');
+      // The name is checked before the file is read: a taken name costs no parse.
+      if (!/\.dbc$/i.test(upload.fileName)) throw err(400, 'mapping.dbc-type', undefined, { field: 'file' });
+      const name = fields.name ?? baseName(upload.fileName).replace(/\.dbc$/i, '');
       if (await repo.dbcNameTaken(auth, name)) throw err(409, 'mapping.dbc-name-used', undefined, { field: 'name' });
+      const parsed = await parseUpload(upload, readDbcFile);
       const id = await repo.insertDbc(auth, { ...parsed, name, protocol: fields.protocol ?? DBC_DEFAULT_PROTOCOL });
       return toDbcFile(await dbcOr404(auth, id));
     },
@@ -141,10 +170,10 @@ export function mappingService(repo: MappingRepository, onFilesChanged: (thingsI
       await requireDevicesWritable(raw, auth, await repo.thingsUsingDbc(auth, id));
       if (fields.name && (await repo.dbcNameTaken(auth, fields.name, id)))
         throw err(409, 'mapping.dbc-name-used', undefined, { field: 'name' });
-      const parsed = upload ? parseUpload(upload) : null;
+      const parsed = upload ? await parseUpload(upload, readDbcFile) : null;
       if (parsed) {
         const broken = (await repo.strategiesOfDbc(auth, id))
-          .map((s) => ({ name: s.name, missing: missingSignals(parsed.summary, s.signals) }))
+          .map((s) => ({ name: s.name, missing: missingSignals(parsed.names, s.signals) }))
           .filter((s) => s.missing.length);
         if (broken.length)
           throw err(

@@ -11,7 +11,7 @@ import { API_KEY_PREFIX, type RouteDef, WEB_DEPLOY_TOKEN_PREFIX } from '@loggerh
 import Fastify from 'fastify';
 import { hasZodFastifySchemaValidationErrors, jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
-import { type Database, openDatabase } from './db/client.ts';
+import { type Database, isConnectionLoss, openDatabase } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
 import { type FileStore, LocalFileStore } from './files/file-store.ts';
 import { S3FileStore } from './files/s3-store.ts';
@@ -320,6 +320,12 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     }
     const form = brokenFormError(err);
     if (form) return reply.code(400).send(form);
+    // The database out of reach (crashed, restarting, refusing connections): a 503 the client
+    // retries, not a 500; the pool reconnects by itself once the server is back.
+    if (isConnectionLoss(err)) {
+      req.log.warn({ err, route: req.routeOptions.url }, 'database unreachable');
+      return reply.code(503).header('retry-after', '5').send(ApiError.of('db.unavailable').body);
+    }
     const e = err as { statusCode?: number; message?: string; code?: string };
     const status = e.statusCode && e.statusCode >= 400 && e.statusCode < 600 ? e.statusCode : 500;
     if (status < 500) return reply.code(status).send({ code: `http.${status}`, message: e.message ?? 'Bad request' });

@@ -18,12 +18,13 @@ export const ADMIN_PASSWORD = 'Admin-Test-1234';
  * template (made once per set of migrations), so a test file does not re-run every migration;
  * `empty: true` gives a database with nothing in it (tests of the migrations themselves).
  */
-export async function openTestDatabase(opts: { empty?: boolean } = {}): Promise<{
+export async function openTestDatabase(opts: { empty?: boolean; server?: string } = {}): Promise<{
   database: Database;
   url: string | null;
   drop: () => Promise<void>;
 }> {
-  const server = process.env.TEST_DATABASE_URL;
+  // `server`: a PostgreSQL server whatever TEST_DATABASE_URL says (tests of the server's connections).
+  const server = opts.server ?? process.env.TEST_DATABASE_URL;
   if (!server && opts.empty) {
     const database = await openDatabase({ url: 'memory://', dataDir: os.tmpdir() });
     return { database, url: null, drop: async () => database.close() };

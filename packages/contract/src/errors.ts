@@ -217,6 +217,8 @@ export const ErrorCodes = {
   'http.429': { message: 'Too many requests', status: 429 },
   'http.500': { message: 'Internal server error', status: 500 },
   'http.503': { message: 'Service unavailable', status: 503 },
+  // The server's own stores out of reach (docs/operations.md, faults)
+  'db.unavailable': { message: 'The database cannot be reached at the moment, please try again shortly', status: 503 },
   // Commands and configuration files
   'command.invalid-params': { message: 'Invalid command parameters', status: 400 },
   'command.not-cancellable': { message: 'Only a queued command can be cancelled', status: 409 },

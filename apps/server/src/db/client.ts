@@ -39,6 +39,43 @@ export async function answers(db: { query(text: string): Promise<unknown> }): Pr
   }
 }
 
+/** How long the health check's `ping` waits for the database before it says it is down. */
+export const PING_TIMEOUT_MS = 2000;
+
+/** Whether the database answers a trivial statement within `PING_TIMEOUT_MS`. */
+async function answersSoon(db: { query(text: string): Promise<unknown> }): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((r) => {
+    timer = setTimeout(() => r(false), PING_TIMEOUT_MS);
+  });
+  try {
+    return await Promise.race([answers(db), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** SQLSTATEs of a database server that is gone, going, or not letting this client in (yet). */
+const LOST_STATES = /^(08...|57P0[1-3]|53300|55000)$/;
+/** What node and pg say when the connection itself broke or never came up. */
+const LOST_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const LOST_MESSAGES = /Connection terminated|connection error|timeout exceeded when trying to connect|Client was closed|not queryable/i;
+
+/**
+ * Whether `err` says the database server cannot be reached (a lost or refused connection), as
+ * opposed to a statement it refused: the request is answered 503 `db.unavailable`, and the
+ * connection pool opens new connections once the server is back.
+ */
+export function isConnectionLoss(err: unknown): boolean {
+  for (let e = err, i = 0; e && typeof e === 'object' && i < 5; e = (e as { cause?: unknown }).cause, i++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && (LOST_ERRNOS.has(code) || LOST_STATES.test(code))) return true;
+    const message = (e as { message?: unknown }).message;
+    if (typeof message === 'string' && LOST_MESSAGES.test(message)) return true;
+  }
+  return false;
+}
+
 /**
  * A PostgreSQL server when `url` names one; otherwise PGlite, in `dataDir/pg` (or in memory for
  * `memory://`), on a worker thread of its own unless `thread` is false (pglite-thread.ts).
@@ -88,7 +125,16 @@ async function openPglite(dir: string | undefined, loadDataDir?: Blob): Promise<
 async function openPostgres(url: string): Promise<Database> {
   // int8 (bigint) arrives as string by default; our bigints (µs timestamps, byte counts) fit in 2^53.
   pg.types.setTypeParser(20, (v) => Number(v));
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    // A server that does not answer (crashed host, dropped packets) fails a connection attempt
+    // after 5 s instead of holding the request, and a dead peer is noticed by TCP keepalive.
+    connectionTimeoutMillis: 5000,
+    keepAlive: true,
+  });
+  // An idle connection that breaks (the server crashed or terminated it) is dropped by the pool;
+  // the next statement opens a new one.
   pool.on('error', () => {});
   const wrapClient = (c: pg.PoolClient): RawSql => ({
     async query<T>(text: string, params?: unknown[]) {
@@ -121,16 +167,27 @@ async function openPostgres(url: string): Promise<Database> {
     },
     async transaction(fn) {
       const c = await pool.connect();
+      // A connection that breaks while it is checked out emits 'error' on the client, which the
+      // pool does not listen to then: unheard, it would end the process. The statement running
+      // fails with it, and the connection is destroyed on release.
+      let broken: unknown = null;
+      const onError = (e: unknown) => {
+        broken = e;
+      };
+      c.on('error', onError);
       try {
         await c.query('begin');
         const out = await fn(wrapClient(c));
         await c.query('commit');
         return out;
       } catch (e) {
-        await c.query('rollback').catch(() => {});
+        await c.query('rollback').catch((r) => {
+          broken ??= r;
+        });
         throw e;
       } finally {
-        c.release();
+        c.off('error', onError);
+        c.release(broken ? true : undefined);
       }
     },
   };
@@ -142,7 +199,7 @@ async function openPostgres(url: string): Promise<Database> {
     get closed() {
       return pool.ended;
     },
-    ping: () => answers(pool),
+    ping: () => answersSoon(pool),
     close: () => pool.end(),
   };
 }

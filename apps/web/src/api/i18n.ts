@@ -222,6 +222,7 @@ const zh: Record<string, string> = {
   'errors.http.500': '服务器内部错误',
   'errors.http.502': '网关错误',
   'errors.http.503': '服务暂不可用',
+  'errors.db.unavailable': '暂时无法连接数据库，请稍后再试',
   'errors.http.504': '网关超时',
   'errors.mapping.backfill-running': '该通道已存储的帧正在解析中',
   'errors.mapping.backfill-range': '回填时间范围的开始须早于结束，且早于当前时间',

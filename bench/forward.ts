@@ -17,6 +17,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { buildApp } from '@loggerhead/server';
+import { parseEgressAllow } from '@loggerhead/server/lib/egress.ts';
 import { hashPassword } from '@loggerhead/server/lib/passwords.ts';
 import mqtt from 'mqtt';
 import { benchConfig, benchStorage } from './src/storage.ts';
@@ -30,7 +31,11 @@ const BIN = path.resolve(import.meta.dirname, '../apps/server/bin/loggerhead.mjs
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
 const { dataDir, databaseUrl, cleanup } = await benchStorage('fwd');
-const config = benchConfig({ dataDir, databaseUrl }, { scheduler: false });
+// The receiver and Mosquitto listen on this machine: the egress policy opens their address.
+const config = benchConfig(
+  { dataDir, databaseUrl },
+  { scheduler: false, egressAllow: parseEgressAllow(['127.0.0.1', new URL(MOSQUITTO).hostname].join(',')) },
+);
 const app = await buildApp(config, { logger: false });
 await app.ready();
 const raw = app.ctx.database.raw;

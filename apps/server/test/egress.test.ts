@@ -356,4 +356,21 @@ describe('egress policy: stored secrets stay with the stored address', () => {
       .rows[0].d;
     expect(JSON.parse(stored).url).not.toContain(String(ports[1]));
   });
+
+  it('a webhook that answers with a redirect is not followed: the round fails, and the redirect target gets nothing', async () => {
+    const redirecting = http.createServer((q, r) => {
+      q.resume();
+      q.on('end', () => r.writeHead(307, { location: `http://127.0.0.1:${ports[1]}/elsewhere` }).end());
+    });
+    await new Promise<void>((resolve) => redirecting.listen(0, '127.0.0.1', resolve));
+    try {
+      got.length = 0;
+      const url = `http://127.0.0.1:${(redirecting.address() as net.AddressInfo).port}/hook`;
+      const tested = await req('POST', rulesUrl(a, '/test-destination'), a.auth, { destination: { kind: 'http', url, secret: 's' } });
+      expect(tested.json()).toMatchObject({ ok: false, error: 'HTTP 307 (redirects are not followed)' });
+      expect(got).toEqual([]);
+    } finally {
+      await new Promise((r) => redirecting.close(r));
+    }
+  });
 });

@@ -73,13 +73,21 @@ function target(u: URL, defaultPort: number): { host: string; port: number } {
  * One POST under the egress policy: the connection resolves through the policy's lookup (every
  * connect checked again), and a redirect is not followed (a 3xx is a failure like any non-2xx).
  */
-function post(url: URL, headers: Record<string, string>, body: string, timeoutMs: number, egress: Egress): Promise<number> {
+function post(
+  url: URL,
+  headers: Record<string, string>,
+  body: string,
+  timeoutMs: number,
+  egress: Egress,
+  agent: http.Agent,
+): Promise<number> {
   return new Promise((resolve, reject) => {
     const lib = url.protocol === 'https:' ? https : http;
     const req = lib.request(
       url,
       {
         method: 'POST',
+        agent,
         headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
         lookup: egress.lookup,
         signal: AbortSignal.timeout(timeoutMs),
@@ -99,16 +107,20 @@ function post(url: URL, headers: Record<string, string>, body: string, timeoutMs
 async function httpSender(d: Extract<ForwardDestination, { kind: 'http' }>, egress: Egress): Promise<Sender> {
   const url = new URL(d.url);
   await egress.check(url);
+  // The rule's own connections: none opened by another request to the same address is reused.
+  const agent = url.protocol === 'https:' ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
   return {
     async send(messages) {
       const body = JSON.stringify({ messages });
       const headers: Record<string, string> = { ...d.headers, 'content-type': 'application/json' };
       if (d.secret) headers[SIGNATURE_HEADER] = signBody(d.secret, body);
-      const status = await post(url, headers, body, d.timeout_ms, egress);
+      const status = await post(url, headers, body, d.timeout_ms, egress, agent);
       if (status >= 300 && status <= 399) throw new Error(`HTTP ${status} (redirects are not followed)`);
       if (status < 200 || status > 299) throw new Error(`HTTP ${status}`);
     },
-    async close() {},
+    async close() {
+      agent.destroy();
+    },
   };
 }
 

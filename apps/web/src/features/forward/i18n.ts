@@ -74,7 +74,7 @@ export default defineCatalogue({
     'forward.form.table': '表名（schema.table）',
     'forward.form.brokers': 'Broker 列表（host:port，逗号分隔）',
     'forward.form.templateHelp': '可用占位符：{tenant_id} {things_id} {third_things_id} {kind} {rule_id}',
-    'forward.form.secretHelp': '已保存的密钥显示为 ******，不修改即保留',
+    'forward.form.secretHelp': '已保存的密钥显示为 ******，地址不变时不修改即保留；更改地址须重新输入',
     'forward.form.test': '测试连接',
     'forward.form.testOk': '连接成功，测试消息已送达（{{ms}} ms）',
     'forward.form.testFailed': '连接失败：{{error}}',
@@ -167,7 +167,8 @@ export default defineCatalogue({
     'forward.form.table': 'Table (schema.table)',
     'forward.form.brokers': 'Brokers (host:port, comma-separated)',
     'forward.form.templateHelp': 'Placeholders: {tenant_id} {things_id} {third_things_id} {kind} {rule_id}',
-    'forward.form.secretHelp': 'A stored secret shows as ******; leave it to keep it',
+    'forward.form.secretHelp':
+      'A stored secret shows as ******; leave it to keep it at the same address (a new address needs it entered again)',
     'forward.form.test': 'Test connection',
     'forward.form.testOk': 'Connected; the test message was delivered ({{ms}} ms)',
     'forward.form.testFailed': 'Connection failed: {{error}}',

@@ -2,7 +2,7 @@
 # The whole test suite: set-up, lint, format, types, unit + API tests, browser tests, console weight.
 # Does its own set-up on a fresh machine: npm dependencies, Debian's Chromium,
 # python3-can (the independent reader/writer the log-format tests compare against),
-# groovy (test management's analysis scripts run on it; the tests run real Groovy) and
+# groovy and bubblewrap (test management's analysis scripts run on it, contained; the tests run real Groovy) and
 # mosquitto (the device-account tests run a Mosquitto with its dynamic-security plugin).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,6 +16,8 @@ missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 /usr/bin/python3 -c 'import can' 2>/dev/null || missing+=(python3-can)
 command -v groovy >/dev/null 2>&1 || missing+=(groovy)
+# bubblewrap contains the Groovy workers (the tests run scripts in it, and probe code inside it).
+command -v bwrap >/dev/null 2>&1 || missing+=(bubblewrap)
 # Mosquitto with its dynamic-security plugin and mosquitto_ctrl: the device-account tests start one.
 command -v mosquitto_ctrl >/dev/null 2>&1 || missing+=(mosquitto)
 if [ ${#missing[@]} -gt 0 ]; then

@@ -150,6 +150,13 @@ export interface GroovyConfig {
   maxFrames: number;
   /** Start the workers with the server (`GROOVY_WARM`, on); off: at the first validation or run. */
   warm: boolean;
+  /**
+   * How the workers are contained by the operating system (`GROOVY_SANDBOX`): `bwrap` (default;
+   * scripts are refused where it cannot be set up) or `off` (the operator's explicit opt-out).
+   */
+  sandbox: 'bwrap' | 'off';
+  /** Host user of the workers when the server runs as root (`GROOVY_SANDBOX_UID`, 64930). */
+  sandboxUid: number;
 }
 
 /** At most `perAddress` requests from one client address, and `perAccount` naming one account, per window; 0 = no limit. */
@@ -256,6 +263,12 @@ function bool(env: Env, name: string, def: boolean): boolean {
   throw new ConfigError(name, `expected true or false, got "${raw}"`);
 }
 
+function groovySandbox(env: Env): 'bwrap' | 'off' {
+  const raw = env.GROOVY_SANDBOX?.trim() || 'bwrap';
+  if (raw !== 'bwrap' && raw !== 'off') throw new ConfigError('GROOVY_SANDBOX', `expected bwrap or off, got "${raw}"`);
+  return raw;
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config {
@@ -323,6 +336,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
       outputKb: positiveInt(env, 'GROOVY_OUTPUT_KB', 1024),
       maxFrames: positiveInt(env, 'GROOVY_MAX_FRAMES', 200_000),
       warm: bool(env, 'GROOVY_WARM', true),
+      sandbox: groovySandbox(env),
+      sandboxUid: positiveInt(env, 'GROOVY_SANDBOX_UID', 64930),
     },
     s3: s3(env),
   };

@@ -366,6 +366,11 @@ export const ErrorCodes = {
     message: 'The Groovy runtime is not installed on the server; enable it with: apt-get install -y groovy',
     status: 503,
   },
+  'test.isolation-unavailable': {
+    message:
+      'Analysis scripts are not run: the server cannot contain them (install bubblewrap and allow its namespaces, see docs/security.md)',
+    status: 503,
+  },
   'test.script-name-used': { message: 'An analysis script with this name already exists', status: 409 },
   'test.script-in-use': { message: 'The analysis script is used by a routine: change or delete the routine first', status: 409 },
   'test.routine-name-used': { message: 'A test routine with this name already exists', status: 409 },

@@ -233,6 +233,8 @@ const zh: Record<string, string> = {
   'errors.notice.upgrade-needs-window': '升级公告须填写版本、开始时间和结束时间',
   'errors.uds.negative-response': 'ECU 拒绝了该请求',
   'errors.test.runtime-unavailable': '服务器未安装 Groovy 运行环境，请执行以下命令启用：apt-get install -y groovy',
+  'errors.test.isolation-unavailable':
+    '服务器无法隔离分析脚本，脚本不会运行：请安装 bubblewrap 并允许其使用命名空间（见 docs/security.md）',
   'errors.test.script-name-used': '已存在同名的分析脚本',
   'errors.test.script-in-use': '该分析脚本正被测试例程使用，请先修改或删除该例程',
   'errors.test.routine-name-used': '已存在同名的测试例程',

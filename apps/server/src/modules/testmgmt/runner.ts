@@ -255,7 +255,8 @@ export function testRunner(deps: RunnerDeps) {
     try {
       outcome = await runtime.run(source, data.input, signal);
     } catch (e) {
-      if ((e as { unavailable?: boolean }).unavailable) throw new RunEnd('failed', 'test.runtime-unavailable');
+      const u = e as { unavailable?: boolean; code?: 'test.runtime-unavailable' | 'test.isolation-unavailable' };
+      if (u.unavailable) throw new RunEnd('failed', u.code ?? 'test.runtime-unavailable');
       throw e;
     }
     if (closing) throw new Lost();

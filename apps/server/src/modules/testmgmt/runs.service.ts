@@ -55,7 +55,7 @@ export function runsService(deps: { raw: RawSql; runtime: GroovyRuntime; runner:
      */
     async start(auth: Auth, body: TestRunStart): Promise<{ runs: TestRun[] }> {
       const routine = await scripts.routineRow(auth, body.routine_id);
-      if (!runtime.available) throw ApiError.of('test.runtime-unavailable');
+      if (!runtime.available) throw ApiError.of(runtime.unavailableCode());
       const dry = body.dry_run ?? null;
       const thingsIds = await targets(auth, body);
       for (const id of thingsIds) await requireDevice(raw, auth, id, dry ? 'read' : 'write');

@@ -59,9 +59,10 @@ const toRoutine = (r: RoutineRow): TestRoutine => ({
 /** A unique-key refusal of the database (two saves of one name racing). */
 const isUniqueViolation = (e: unknown) => (e as { code?: string })?.code === '23505';
 
-/** The runtime refused (no Java or Groovy): 503 with the code the console explains. */
+/** The runtime refused (no Java or Groovy, or no containment): 503 with the code the console explains. */
 export function runtimeError(e: unknown): never {
-  if ((e as { unavailable?: boolean })?.unavailable) throw ApiError.of('test.runtime-unavailable');
+  const u = e as { unavailable?: boolean; code?: 'test.runtime-unavailable' | 'test.isolation-unavailable' };
+  if (u?.unavailable) throw ApiError.of(u.code ?? 'test.runtime-unavailable');
   throw e;
 }
 

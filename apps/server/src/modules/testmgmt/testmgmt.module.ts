@@ -22,6 +22,8 @@ export function testmgmtModule(app: LoggerheadApp, ctx: AppContext, commands: Co
     outputBytes: g.outputKb * 1024,
     maxFrames: g.maxFrames,
     warm: g.warm,
+    sandbox: g.sandbox,
+    sandboxUid: g.sandboxUid,
     log: app.log,
   });
   const runner = testRunner({

@@ -1,4 +1,4 @@
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,6 +12,14 @@ import { GROOVY_ENABLE_COMMAND, type ScriptProblem, type TestRuntime } from '@lo
  * Java and Groovy are found from `JAVA_HOME` / `GROOVY_HOME`, else from `java` and `groovy` on the
  * PATH (Debian's `groovy` package). Without them the server still runs: `status()` says
  * `unavailable` with the command that installs them, and every request is refused.
+ *
+ * Each worker JVM runs contained by the operating system (`GROOVY_SANDBOX=bwrap`, the default):
+ * bubblewrap gives it fresh mount, process, network, IPC and host-name namespaces in which only the
+ * JVM, the two Groovy jars and the worker are visible (read-only) beside an empty scratch `/tmp`, an
+ * empty environment, a user of its own and no capabilities, under process, memory, CPU, file-size and
+ * open-file limits (`prlimit`). Where that cannot be had the runtime is unavailable with
+ * `test.isolation-unavailable`, unless the operator opts out with `GROOVY_SANDBOX=off`
+ * (docs/security.md, decision 0200).
  */
 
 const WORKER = path.join(import.meta.dirname, 'worker.groovy');
@@ -30,6 +38,10 @@ export interface GroovyRuntimeOptions extends GroovyLimits {
   warm: boolean;
   /** Frames one run may be given (checked by the caller; reported in the status). */
   maxFrames: number;
+  /** How a worker is contained: `bwrap` (required unless opted out) or `off` (`GROOVY_SANDBOX`). */
+  sandbox?: 'bwrap' | 'off';
+  /** The host user a contained worker runs as when the server runs as root (`GROOVY_SANDBOX_UID`). */
+  sandboxUid?: number;
   env?: NodeJS.ProcessEnv;
   log: { info: (o: object, m: string) => void; warn: (o: object, m: string) => void };
 }
@@ -69,7 +81,7 @@ export interface ScriptInput {
   window: Record<string, unknown>;
 }
 
-interface Installation {
+export interface Installation {
   java: string;
   javaMajor: number;
   classpath: string[];
@@ -132,6 +144,216 @@ function javaMajorOf(java: string): number {
   }
 }
 
+// ── Containment by the operating system ─────────────────────────────────────────────────────────
+
+/** The tools that contain a worker: bubblewrap, prlimit and (as root) setpriv, and the user to run as. */
+export interface Isolation {
+  bwrap: string;
+  prlimit: string;
+  /** Used when the server runs as root: the worker drops to `uid` (no user namespace is needed then). */
+  setpriv: string | null;
+  uid: number;
+}
+
+/** Limits of one contained JVM (each a process limit the kernel enforces, behind the worker's own). */
+export interface ContainLimits {
+  heapMb: number;
+  /** CPU seconds of the whole JVM over its life (the worker limits each run itself, far below). */
+  cpuSeconds: number;
+}
+
+/** The default host user of contained workers when the server runs as root: used by nothing else. */
+export const SANDBOX_UID = 64930;
+
+/** Finds bubblewrap and prlimit (setpriv as root); a reason when one is missing. */
+export function locateIsolation(env: NodeJS.ProcessEnv = process.env, uid = SANDBOX_UID): Isolation | { reason: string } {
+  const find = (cmd: string) => which(cmd, env);
+  const bwrap = find('bwrap');
+  if (!bwrap) return { reason: 'bubblewrap (bwrap) is not installed: apt-get install -y bubblewrap' };
+  const prlimit = find('prlimit');
+  if (!prlimit) return { reason: 'prlimit is not installed: apt-get install -y util-linux' };
+  const root = process.getuid?.() === 0;
+  const setpriv = root ? find('setpriv') : null;
+  if (root && !setpriv) return { reason: 'setpriv is not installed: apt-get install -y util-linux' };
+  return { bwrap: fs.realpathSync(bwrap), prlimit: fs.realpathSync(prlimit), setpriv: setpriv && fs.realpathSync(setpriv), uid };
+}
+
+/** Where the program and the jars appear inside the sandbox. */
+const INSIDE = '/sandbox';
+
+/** Host files outside the JVM's home that its symbolic links point to (Debian: conf under /etc). */
+function linkTargets(dir: string, out: Set<string>, depth = 0): void {
+  if (depth > 6) return;
+  let entries: fs.Dirent[];
+  try {
+    entries = fs.readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return;
+  }
+  for (const e of entries) {
+    const p = path.join(dir, e.name);
+    if (e.isSymbolicLink()) {
+      try {
+        const real = fs.realpathSync(p);
+        if (fs.statSync(real).isFile()) out.add(real);
+      } catch {}
+    } else if (e.isDirectory()) linkTargets(p, out, depth + 1);
+  }
+}
+
+/** Directories the dynamic loader needs (libc, libz), as real paths (`/lib`, `/lib64` stay links to them). */
+const LIBRARY_DIRS = [
+  '/lib64',
+  '/usr/lib64',
+  '/lib/x86_64-linux-gnu',
+  '/usr/lib/x86_64-linux-gnu',
+  '/lib/aarch64-linux-gnu',
+  '/usr/lib/aarch64-linux-gnu',
+];
+
+/** The directories above a bound path, readable by the worker's user (bubblewrap as root makes them 0700). */
+function mkdirs(args: string[], dir: string, made: Set<string>): void {
+  if (dir === '/' || made.has(dir)) return;
+  mkdirs(args, path.dirname(dir), made);
+  made.add(dir);
+  args.push('--perms', '0755', '--dir', dir);
+}
+
+function libraryDirs(): string[] {
+  const out = new Set<string>();
+  for (const dir of LIBRARY_DIRS) {
+    try {
+      const real = fs.realpathSync(dir);
+      if (fs.statSync(real).isDirectory()) out.add(real);
+    } catch {}
+  }
+  return [...out];
+}
+
+/**
+ * The command line that runs `java <javaArgs> -cp <jars> groovy.ui.GroovyMain <program>` contained:
+ * what the worker runs as, and what a test runs through the same launcher to show what code inside
+ * can reach. Only the JVM's home (and the files its links point to), the shared libraries, the two
+ * jars and the program are visible, read-only; `/tmp` is an empty 64 MB scratch; no environment.
+ */
+export function containedCommand(
+  inst: Installation,
+  iso: Isolation,
+  limits: ContainLimits,
+  javaArgs: string[],
+  program: string,
+  programArgs: string[] = [],
+): { command: string; args: string[] } {
+  const root = iso.setpriv !== null;
+  const home = path.dirname(path.dirname(inst.java));
+  const args = ['--die-with-parent', '--new-session'];
+  // As root, no user namespace (it would map the worker to root outside): setpriv drops to the
+  // worker's own user below. Otherwise a user namespace maps it to nobody, without capabilities.
+  if (root) args.push('--unshare-ipc', '--unshare-pid', '--unshare-net', '--unshare-uts', '--unshare-cgroup-try');
+  else args.push('--unshare-all', '--uid', '65534', '--gid', '65534', '--disable-userns', '--cap-drop', 'ALL');
+  const bound = new Set<string>();
+  const made = new Set<string>();
+  const bind = (from: string, to = from) => {
+    if (bound.has(to)) return;
+    bound.add(to);
+    mkdirs(args, path.dirname(to), made);
+    made.add(to);
+    args.push('--ro-bind', from, to);
+  };
+  for (const top of ['/lib', '/lib64', '/bin']) {
+    try {
+      if (fs.lstatSync(top).isSymbolicLink()) args.push('--symlink', fs.readlinkSync(top), top);
+    } catch {}
+  }
+  for (const dir of libraryDirs()) bind(dir);
+  bind(home);
+  const targets = new Set<string>();
+  linkTargets(home, targets);
+  for (const t of targets) if (!t.startsWith(`${home}/`)) bind(t);
+  bind(iso.prlimit);
+  if (iso.setpriv) bind(iso.setpriv);
+  const jars = inst.classpath.map((jar, i) => {
+    const inside = `${INSIDE}/lib/${i}-${path.basename(jar)}`;
+    bind(fs.realpathSync(jar), inside);
+    return inside;
+  });
+  const file = `${INSIDE}/${path.basename(program)}`;
+  bind(fs.realpathSync(program), file);
+  args.push(
+    '--proc',
+    '/proc',
+    '--dev',
+    '/dev',
+    '--perms',
+    '1777',
+    '--size',
+    String(64 * 1024 * 1024),
+    '--tmpfs',
+    '/tmp',
+    '--chdir',
+    '/tmp',
+  );
+  // Two malloc arenas: glibc's default (64 MB of address space per thread's arena) would spend the
+  // address-space limit below on reservations the JVM never uses.
+  args.push('--hostname', 'analysis', '--clearenv');
+  args.push('--setenv', 'HOME', '/tmp', '--setenv', 'LANG', 'C.UTF-8', '--setenv', 'MALLOC_ARENA_MAX', '2');
+  args.push('--', iso.prlimit);
+  // Address space: the heap plus what the JVM reserves beside it (metaspace, class space, code,
+  // thread stacks, the libraries, malloc's arenas).
+  args.push(
+    `--as=${(limits.heapMb + 1536) * 1024 * 1024}`,
+    `--cpu=${limits.cpuSeconds}`,
+    `--fsize=${16 * 1024 * 1024}`,
+    '--nofile=256',
+    '--core=0',
+    // Threads count as processes: the JVM's own (GC, compiler, …) and nothing a script may start.
+    `--nproc=${root ? 512 : 4096}`,
+    '--',
+  );
+  if (iso.setpriv)
+    args.push(
+      iso.setpriv,
+      `--reuid=${iso.uid}`,
+      `--regid=${iso.uid}`,
+      '--clear-groups',
+      '--inh-caps=-all',
+      '--bounding-set=-all',
+      '--no-new-privs',
+      '--',
+    );
+  args.push(inst.java, ...javaArgs, '-cp', jars.join(':'), 'groovy.ui.GroovyMain', file, ...programArgs);
+  return { command: iso.bwrap, args };
+}
+
+/** Runs a trivial program through the whole containment once: a reason when the host refuses it. */
+function probeIsolation(iso: Isolation): string | null {
+  const root = iso.setpriv !== null;
+  const args = ['--die-with-parent'];
+  if (root) args.push('--unshare-ipc', '--unshare-pid', '--unshare-net', '--unshare-uts', '--unshare-cgroup-try');
+  else args.push('--unshare-all', '--uid', '65534', '--gid', '65534', '--disable-userns', '--cap-drop', 'ALL');
+  for (const top of ['/lib', '/lib64']) {
+    try {
+      if (fs.lstatSync(top).isSymbolicLink()) args.push('--symlink', fs.readlinkSync(top), top);
+    } catch {}
+  }
+  const made = new Set<string>();
+  for (const dir of libraryDirs()) {
+    mkdirs(args, path.dirname(dir), made);
+    args.push('--ro-bind', dir, dir);
+  }
+  mkdirs(args, path.dirname(iso.prlimit), made);
+  args.push('--ro-bind', iso.prlimit, iso.prlimit, '--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp', '--clearenv', '--');
+  if (iso.setpriv) {
+    args.splice(args.length - 1, 0, '--ro-bind', iso.setpriv, iso.setpriv);
+    args.push(iso.setpriv, `--reuid=${iso.uid}`, `--regid=${iso.uid}`, '--clear-groups', '--no-new-privs', '--');
+  }
+  args.push(iso.prlimit, '--nproc=64', '--', iso.prlimit, '--version');
+  const r = spawnSync(iso.bwrap, args, { encoding: 'utf8', timeout: 10_000, env: {} });
+  if (r.status === 0) return null;
+  const why = (r.stderr || r.error?.message || `exit ${r.status ?? r.signal}`).trim().split('\n').slice(-2).join(' | ');
+  return `the analysis sandbox cannot be set up on this host (${why}); the host must allow bubblewrap's namespaces (docs/security.md), or set GROOVY_SANDBOX=off to run scripts without it`;
+}
+
 interface Pending {
   id: string;
   resolve: (m: Record<string, unknown>) => void;
@@ -151,6 +373,7 @@ class Worker {
 
   constructor(
     inst: Installation,
+    iso: Isolation | null,
     opts: GroovyRuntimeOptions,
     private readonly maxLine: number,
     private readonly onExit: (w: Worker, why: string) => void,
@@ -159,6 +382,8 @@ class Worker {
       `-Xmx${opts.heapMb}m`,
       `-Xms${Math.min(32, opts.heapMb)}m`,
       '-XX:MaxMetaspaceSize=160m',
+      '-XX:CompressedClassSpaceSize=64m',
+      '-XX:ReservedCodeCacheSize=48m',
       '-XX:+UseSerialGC',
       '-XX:TieredStopAtLevel=1',
       '-Xshare:auto',
@@ -167,14 +392,18 @@ class Worker {
     ];
     // The run-time guard (a security manager): JDK 12-23 need it allowed on the command line; 24 has none.
     if (inst.javaMajor >= 12 && inst.javaMajor <= 23) args.push('-Djava.security.manager=allow');
-    args.push('-cp', inst.classpath.join(path.delimiter), 'groovy.ui.GroovyMain', WORKER);
     // An empty working directory and a bare environment: nothing of the server's is handed over.
     const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'lh-groovy-'));
-    this.proc = spawn(inst.java, args, {
-      cwd,
-      env: { PATH: '/usr/bin:/bin', LANG: 'C.UTF-8', HOME: cwd },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    const env = { PATH: '/usr/bin:/bin', LANG: 'C.UTF-8', HOME: cwd };
+    if (iso) {
+      // Contained: the sandbox's own /tmp, environment and user (containedCommand).
+      const lifeCpu = Math.ceil((opts.cpuMs / 1000) * RUNS_PER_WORKER) + 300;
+      const c = containedCommand(inst, iso, { heapMb: opts.heapMb, cpuSeconds: lifeCpu }, args, WORKER);
+      this.proc = spawn(c.command, c.args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    } else {
+      args.push('-cp', inst.classpath.join(path.delimiter), 'groovy.ui.GroovyMain', WORKER);
+      this.proc = spawn(inst.java, args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    }
     this.proc.stdout.setEncoding('utf8');
     this.proc.stderr.setEncoding('utf8');
     let readyResolve: (ok: boolean) => void = () => {};
@@ -268,6 +497,9 @@ class Worker {
 
 let seq = 0;
 
+/** Scripts one worker runs before it is replaced. */
+const RUNS_PER_WORKER = 500;
+
 /** The pool. */
 export class GroovyRuntime {
   private readonly inst: Installation | { reason: string };
@@ -280,6 +512,8 @@ export class GroovyRuntime {
   private failedStarts = 0;
   private failure: string | null = null;
   private lastInfo: Worker['info'] = null;
+  /** The containment (null: opted out), found and tried once, when first needed. */
+  private iso: Isolation | null | { reason: string } | undefined;
 
   constructor(private readonly opts: GroovyRuntimeOptions) {
     this.inst = opts.workers > 0 ? locateGroovy(opts.env) : { reason: 'the Groovy runtime is switched off (GROOVY_WORKERS=0)' };
@@ -288,7 +522,24 @@ export class GroovyRuntime {
   }
 
   get available(): boolean {
-    return !('reason' in this.inst) && this.failure === null;
+    return !('reason' in this.inst) && this.failure === null && !this.isolationProblem();
+  }
+
+  /** Why workers cannot be contained here (null: they can, or the operator opted out). */
+  private isolationProblem(): string | null {
+    if ('reason' in this.inst) return null;
+    if (this.iso === undefined) {
+      if (this.opts.sandbox === 'off') {
+        this.iso = null;
+        this.opts.log.warn({}, 'test management: GROOVY_SANDBOX=off, analysis scripts run without operating-system containment');
+      } else {
+        const found = locateIsolation(this.opts.env, this.opts.sandboxUid);
+        const why = 'reason' in found ? found.reason : probeIsolation(found);
+        this.iso = why ? { reason: why } : found;
+        if (why) this.opts.log.warn({ reason: why }, 'test management: analysis scripts are refused');
+      }
+    }
+    return this.iso && 'reason' in this.iso ? this.iso.reason : null;
   }
 
   /** Starts the pool (the server calls it when ready, with `warm`); requests start it too. */
@@ -300,8 +551,9 @@ export class GroovyRuntime {
 
   private spawn(): void {
     if (this.closed || !this.available || 'reason' in this.inst) return;
+    const iso = this.iso && !('reason' in this.iso) ? this.iso : null;
     const maxLine = this.opts.outputBytes * 4 + 64 * 1024 * 1024;
-    const w = new Worker(this.inst, this.opts, maxLine, (dead, why) => this.exited(dead, why));
+    const w = new Worker(this.inst, iso, this.opts, maxLine, (dead, why) => this.exited(dead, why));
     this.workers.add(w);
     void w.whenReady().then((ok) => {
       if (!ok) return;
@@ -333,7 +585,7 @@ export class GroovyRuntime {
   private release(w: Worker): void {
     if (w.state === 'dead') return;
     // A worker that ran many scripts is replaced (what the JVM kept of them is let go).
-    if (w.runs >= 500) {
+    if (w.runs >= RUNS_PER_WORKER) {
       w.kill('recycle');
       return;
     }
@@ -368,8 +620,18 @@ export class GroovyRuntime {
     });
   }
 
+  /** The registered code of why the runtime refuses work (while `available` is false). */
+  unavailableCode(): 'test.runtime-unavailable' | 'test.isolation-unavailable' {
+    return this.isolationProblem() ? 'test.isolation-unavailable' : 'test.runtime-unavailable';
+  }
+
   private unavailableError(): Error {
-    return Object.assign(new Error(this.failure ?? ('reason' in this.inst ? this.inst.reason : 'unavailable')), { unavailable: true });
+    const isolation = this.isolationProblem();
+    if (isolation) return Object.assign(new Error(isolation), { unavailable: true, code: 'test.isolation-unavailable' as const });
+    return Object.assign(new Error(this.failure ?? ('reason' in this.inst ? this.inst.reason : 'unavailable')), {
+      unavailable: true,
+      code: 'test.runtime-unavailable' as const,
+    });
   }
 
   /** Compiles a script with the sandbox: its problems (empty when it compiles). */
@@ -438,7 +700,7 @@ export class GroovyRuntime {
         : list.some((w) => w.state === 'idle' || w.state === 'busy') || !this.started
           ? 'available'
           : 'starting',
-      reason: unavailable ? (this.failure ?? ('reason' in this.inst ? this.inst.reason : null)) : null,
+      reason: unavailable ? (this.failure ?? ('reason' in this.inst ? this.inst.reason : this.isolationProblem())) : null,
       enable_command: GROOVY_ENABLE_COMMAND,
       groovy_version: this.lastInfo?.groovy ?? null,
       java_version: this.lastInfo?.java ?? null,

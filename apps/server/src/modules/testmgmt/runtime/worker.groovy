@@ -14,14 +14,18 @@
  * After a fatal result (a limit broken) the worker exits; the server starts another.
  * Anything a script or the JVM prints goes to stderr, never into the protocol.
  *
- * The sandbox has two layers:
+ * The server runs this JVM contained by the operating system (bubblewrap: no files of the server, no
+ * environment, no network, its own user; decision 0200). Inside, the language sandbox has layers:
  * 1. Compile time: an allow-list of classes (SecureASTCustomizer plus the checks below, which give the
  *    line and column): no file, network, process, reflection, thread or System access, no
  *    annotations (AST transformations run code at compile time), no class definitions, no dynamic
  *    method or property names.
- * 2. Run time: script classes get a protection domain with no permissions under a security manager
- *    (where the JVM still has one), so whatever dynamic dispatch reaches is refused by the JDK itself;
- *    CPU time, wall time, heap (-Xmx) and output are limited per run.
+ * 2. Run time: the script is rewritten (Intercept) so that every call, property access and subscript
+ *    goes through Guard, which checks the name and the receiver's actual class as it happens; the
+ *    worker describes failures from its own strings (Failure) and never calls an object the script
+ *    made; a run that changed a meta-class ends the JVM (MetaWatch).
+ * 3. Where the JVM still has one, script classes get a protection domain with no permissions under a
+ *    security manager. CPU time, wall time, heap (-Xmx) and output are limited per run.
  */
 
 import groovy.json.JsonOutput
@@ -30,6 +34,7 @@ import groovy.transform.CompileStatic
 import org.codehaus.groovy.ast.ASTNode
 import org.codehaus.groovy.ast.AnnotatedNode
 import org.codehaus.groovy.ast.AnnotationNode
+import org.codehaus.groovy.ast.ClassCodeExpressionTransformer
 import org.codehaus.groovy.ast.ClassCodeVisitorSupport
 import org.codehaus.groovy.ast.ClassHelper
 import org.codehaus.groovy.ast.ClassNode
@@ -37,6 +42,7 @@ import org.codehaus.groovy.ast.FieldNode
 import org.codehaus.groovy.ast.MethodNode
 import org.codehaus.groovy.ast.ModuleNode
 import org.codehaus.groovy.ast.Parameter
+import org.codehaus.groovy.ast.expr.ArgumentListExpression
 import org.codehaus.groovy.ast.expr.ArrayExpression
 import org.codehaus.groovy.ast.expr.AttributeExpression
 import org.codehaus.groovy.ast.expr.BinaryExpression
@@ -47,9 +53,16 @@ import org.codehaus.groovy.ast.expr.ConstantExpression
 import org.codehaus.groovy.ast.expr.ConstructorCallExpression
 import org.codehaus.groovy.ast.expr.DeclarationExpression
 import org.codehaus.groovy.ast.expr.Expression
+import org.codehaus.groovy.ast.expr.MapEntryExpression
+import org.codehaus.groovy.ast.expr.MapExpression
 import org.codehaus.groovy.ast.expr.MethodCallExpression
 import org.codehaus.groovy.ast.expr.MethodPointerExpression
+import org.codehaus.groovy.ast.expr.NamedArgumentListExpression
+import org.codehaus.groovy.ast.expr.PostfixExpression
+import org.codehaus.groovy.ast.expr.PrefixExpression
 import org.codehaus.groovy.ast.expr.PropertyExpression
+import org.codehaus.groovy.ast.expr.SpreadExpression
+import org.codehaus.groovy.ast.expr.SpreadMapExpression
 import org.codehaus.groovy.ast.expr.StaticMethodCallExpression
 import org.codehaus.groovy.ast.expr.TupleExpression
 import org.codehaus.groovy.ast.expr.VariableExpression
@@ -67,11 +80,17 @@ import org.codehaus.groovy.control.customizers.SecureASTCustomizer
 import org.codehaus.groovy.control.messages.ExceptionMessage
 import org.codehaus.groovy.control.messages.SimpleMessage
 import org.codehaus.groovy.control.messages.SyntaxErrorMessage
+import org.codehaus.groovy.runtime.InvokerHelper
+import org.codehaus.groovy.runtime.MethodClosure
+import org.codehaus.groovy.runtime.ScriptBytecodeAdapter
+import org.codehaus.groovy.runtime.typehandling.DefaultTypeTransformation
 import org.codehaus.groovy.syntax.SyntaxException
 import org.codehaus.groovy.syntax.Types
 
 import java.lang.management.ManagementFactory
+import java.security.AccessController
 import java.security.AllPermission
+import java.security.PrivilegedAction
 import java.security.CodeSource
 import java.security.Permission
 import java.security.PermissionCollection
@@ -299,6 +318,8 @@ class Sandbox {
     'withObjectOutputStream', 'eachFile', 'eachFileRecurse', 'eachDir', 'setDelegate', 'rehydrate', 'dehydrate', 'getThisObject',
     'getOwner', 'getDelegate', 'use', 'mixin', 'identity', 'addShutdownHook', 'invokeConstructor', 'parseClass', 'addClasspath',
     'addURL', 'getResource', 'getResourceAsStream', 'getResources', 'getParent', 'getSystemClassLoader',
+    // closures run with another delegate (`x.with { getAt(name) }` would dispatch unseen); fields dumped
+    'with', 'tap', 'dump',
   ] as Set<String>).asImmutable()
 
   /** Properties (and variable names) no script may read or write. */
@@ -324,6 +345,8 @@ class Sandbox {
     secure.receiversClassesBlackList = [System, Runtime, Class, ClassLoader, Thread, ThreadGroup, ProcessBuilder, Process, File,
       GroovyShell, GroovyClassLoader, Eval, Binding, MetaClass, ExpandoMetaClass] as List
     conf.addCompilationCustomizers(secure)
+    // Last, once every check has passed: calls, properties and subscripts rewritten to go through Guard.
+    conf.addCompilationCustomizers(new Intercept())
     return conf
   }
 
@@ -544,6 +567,462 @@ class ScriptLoader extends GroovyClassLoader {
   void addURL(URL url) { refuse(); super.addURL(url) }
 }
 
+// ── Run-time guard: every call, property and subscript of a script, checked as it happens ─────
+
+/** A class's members, read by the guard with its own privilege. */
+@CompileStatic
+class Members implements PrivilegedAction<Object> {
+  final Class type
+  final String which
+  Members(Class type, String which) { this.type = type; this.which = which }
+  Object run() { which == 'declared' ? (Object) type.declaredMethods : which == 'methods' ? (Object) type.methods : (Object) type.fields }
+}
+
+/**
+ * What the rewritten script calls instead of dispatching itself (the `Intercept` customizer turns
+ * `a.m(x)`, `a.p`, `a.p = v`, `a[i]`, `a[i] = v`, their compound and step forms, and `v as T` into
+ * these). A name built at run time is checked here exactly as a literal one is at compile time,
+ * against the receiver's actual class. Statically compiled: nothing a script did to meta-classes
+ * changes what this code does.
+ */
+@CompileStatic
+class Guard {
+  /** Receiver classes (and their subclasses) whose methods and properties a script may use. */
+  static final Set<String> RECEIVERS = ([
+    'java.lang.String', 'java.lang.Number', 'java.lang.Integer', 'java.lang.Long', 'java.lang.Double', 'java.lang.Float',
+    'java.lang.Short', 'java.lang.Byte', 'java.lang.Character', 'java.lang.Boolean', 'java.lang.StringBuilder',
+    'java.lang.Exception', 'java.math.BigDecimal', 'java.math.BigInteger', 'java.math.RoundingMode', 'java.math.MathContext',
+    'java.util.ArrayList', 'java.util.LinkedList', 'java.util.HashMap', 'java.util.LinkedHashMap', 'java.util.TreeMap',
+    'java.util.HashSet', 'java.util.LinkedHashSet', 'java.util.TreeSet', 'java.util.ArrayDeque', 'java.util.PriorityQueue',
+    'java.util.regex.Pattern', 'java.util.regex.Matcher', 'groovy.lang.Closure', 'groovy.lang.GString',
+    'Frame', 'Signal',
+  ] as Set<String>).asImmutable()
+
+  /** Interfaces that make an object a plain collection a script may use (unmodifiable views, entries, ranges). */
+  static final Set<String> RECEIVER_INTERFACES = ([
+    'java.util.List', 'java.util.Map', 'java.util.Set', 'java.util.Collection', 'java.util.SortedMap', 'java.util.SortedSet',
+    'java.util.Deque', 'java.util.Queue', 'java.util.Iterator', 'java.util.ListIterator', 'java.util.Map$Entry',
+    'java.util.Comparator', 'groovy.lang.Range',
+  ] as Set<String>).asImmutable()
+
+  /** Methods of the script object itself: the API (besides the script's own methods). */
+  static final Set<String> SCRIPT_API = ([
+    'signal', 'metric', 'table', 'check', 'chart', 'log', 'println', 'print', 'printf', 'getFrames', 'getParams', 'getWindow', 'getSignals',
+  ] as Set<String>).asImmutable()
+
+  /** Methods refused at run time on top of the compile-time list: those that hand a closure another delegate or dump fields. */
+  static final Set<String> MORE_DENIED_METHODS = (['attach', 'asWritable'] as Set<String>).asImmutable()
+
+  private static final Map<Class, Set<String>> OWN_METHODS = Collections.synchronizedMap(new WeakHashMap<Class, Set<String>>())
+
+  static SecurityException refuse(String what) { new SecurityException(what + ' is not allowed') }
+
+  static String nameOf(Object n) {
+    if (n instanceof String) return (String) n
+    if (n instanceof GString) return ((GString) n).toString()
+    throw refuse('a name that is not a string')
+  }
+
+  static boolean deniedMethod(String name) {
+    name.startsWith('__') || name.startsWith('$') || Sandbox.DENIED_METHODS.contains(name) || MORE_DENIED_METHODS.contains(name)
+  }
+
+  static boolean deniedProperty(String name) {
+    name.startsWith('__') || name.startsWith('$') || Sandbox.DENIED_PROPERTIES.contains(name)
+  }
+
+  /** Whether the script may use objects of class `c` (its own classes' instances aside). */
+  static boolean receiverAllowed(Class c) {
+    if (c.isArray()) {
+      Class e = c.componentType
+      return e.isPrimitive() || e == Object || receiverAllowed(e)
+    }
+    if (MethodClosure.isAssignableFrom(c)) return false
+    for (Class k = c; k != null && k != Object; k = k.superclass) {
+      if (RECEIVERS.contains(k.name)) return true
+      if (interfacesAllowed(k)) return true
+    }
+    return false
+  }
+
+  private static boolean interfacesAllowed(Class k) {
+    for (Class i : k.interfaces) {
+      if (RECEIVER_INTERFACES.contains(i.name) || interfacesAllowed(i)) return true
+    }
+    return false
+  }
+
+  /** The script's own methods (those it declared) and the API. */
+  static Set<String> scriptMethods(Class c) {
+    Set<String> own = OWN_METHODS.get(c)
+    if (own != null) return own
+    Set<String> names = new HashSet<String>(SCRIPT_API)
+    for (Class k = c; k != null && k != AnalysisScript; k = k.superclass) {
+      for (java.lang.reflect.Method m : declaredMethods(k)) {
+        if (m.synthetic || m.name == 'run' || m.name == 'main' || deniedMethod(m.name)) continue
+        if (java.lang.reflect.Modifier.isPublic(m.modifiers)) names.add(m.name)
+      }
+    }
+    OWN_METHODS.put(c, names)
+    return names
+  }
+
+  // The guard's own look-ups are its privilege, not the script's (only these run privileged).
+  private static java.lang.reflect.Method[] declaredMethods(Class k) {
+    AccessController.doPrivileged(new Members(k, 'declared')) as java.lang.reflect.Method[]
+  }
+
+  static boolean hasStaticMethod(Class c, String name) {
+    java.lang.reflect.Method[] all = AccessController.doPrivileged(new Members(c, 'methods')) as java.lang.reflect.Method[]
+    for (java.lang.reflect.Method m : all) if (m.name == name && java.lang.reflect.Modifier.isStatic(m.modifiers)) return true
+    return false
+  }
+
+  static boolean hasStaticField(Class c, String name) {
+    java.lang.reflect.Field[] all = AccessController.doPrivileged(new Members(c, 'fields')) as java.lang.reflect.Field[]
+    for (java.lang.reflect.Field f : all) if (f.name == name && java.lang.reflect.Modifier.isStatic(f.modifiers)) return true
+    return false
+  }
+
+  /** A class named in the script (`Math.max`, `Integer.MAX_VALUE`): only the allowed ones, and only their static members. */
+  static boolean classAllowed(Class c) {
+    Sandbox.ALLOWED.contains(c.name) && c != Object && c != AnalysisScript
+  }
+
+  static void checkCall(Object receiver, String name) {
+    if (deniedMethod(name)) throw refuse("method '${name}'".toString())
+    if (receiver == null) return
+    if (receiver instanceof Class) {
+      Class c = (Class) receiver
+      if (!classAllowed(c) || !hasStaticMethod(c, name)) throw refuse("${c.name}.${name}".toString())
+      return
+    }
+    if (receiver instanceof AnalysisScript) {
+      // its API, the methods it declared, and closures it put in its variables (`f = { … }; f(1)`);
+      // anything else (Script's and Object's own) is, for the script, a method that is not there
+      if (!scriptMethods(receiver.getClass()).contains(name) && !((AnalysisScript) receiver).binding.hasVariable(name))
+        throw new MissingMethodException(name, receiver.getClass(), new Object[0])
+      return
+    }
+    if (!receiverAllowed(receiver.getClass())) throw refuse("calling '${name}' on ${receiver.getClass().name}".toString())
+  }
+
+  static void checkProperty(Object receiver, String name, boolean write) {
+    if (deniedProperty(name)) throw refuse("property '${name}'".toString())
+    if (receiver == null) return
+    if (receiver instanceof Class) {
+      Class c = (Class) receiver
+      if (write || !classAllowed(c) || !hasStaticField(c, name)) throw refuse("${c.name}.${name}".toString())
+      return
+    }
+    if (receiver instanceof AnalysisScript) return
+    if (!receiverAllowed(receiver.getClass())) throw refuse("property '${name}' of ${receiver.getClass().name}".toString())
+  }
+
+  static Object invoke(Object receiver, Object method, Object[] args, boolean safe, boolean spread) {
+    String name = nameOf(method)
+    if (receiver == null && safe) return null
+    if (spread) {
+      if (receiver == null) return null
+      List out = []
+      for (Object each : elements(receiver)) out.add(each == null ? null : invoke(each, name, args, false, false))
+      return out
+    }
+    if (name == 'getAt' && args.length == 1) return getAt(receiver, args[0])
+    if (name == 'putAt' && args.length == 2) {
+      putAt(receiver, args[0], args[1])
+      return null
+    }
+    checkCall(receiver, name)
+    return InvokerHelper.invokeMethod(receiver, name, args)
+  }
+
+  static Object getProperty(Object receiver, Object property, boolean safe, boolean spread) {
+    String name = nameOf(property)
+    if (receiver == null && safe) return null
+    if (spread) {
+      if (receiver == null) return null
+      List out = []
+      for (Object each : elements(receiver)) out.add(each == null ? null : getProperty(each, name, false, false))
+      return out
+    }
+    checkProperty(receiver, name, false)
+    // A collection's unknown property is its elements' (`list.name`): each element is checked.
+    if (receiver instanceof Collection && !(receiver instanceof Map) && InvokerHelper.getMetaClass(receiver).hasProperty(receiver, name) == null)
+      return getProperty(receiver, name, false, true)
+    return InvokerHelper.getProperty(receiver, name)
+  }
+
+  static Object setProperty(Object receiver, Object property, Object value) {
+    String name = nameOf(property)
+    checkProperty(receiver, name, true)
+    if (receiver instanceof Collection && !(receiver instanceof Map)) throw refuse("setting '${name}' on a collection".toString())
+    InvokerHelper.setProperty(receiver, name, value)
+    return value
+  }
+
+  static Object index(Object i) { i instanceof GString ? ((GString) i).toString() : i }
+
+  static Object getAt(Object receiver, Object i) {
+    Object key = index(i)
+    if (receiver instanceof Map) return ((Map) receiver).get(key)
+    // x['name'] is a property read by another spelling
+    if (key instanceof String) return getProperty(receiver, key, false, false)
+    checkCall(receiver, 'getAt')
+    return InvokerHelper.invokeMethod(receiver, 'getAt', [key] as Object[])
+  }
+
+  static Object putAt(Object receiver, Object i, Object value) {
+    Object key = index(i)
+    if (receiver instanceof Map) {
+      ((Map) receiver).put(key, value)
+      return value
+    }
+    if (key instanceof String) return setProperty(receiver, key, value)
+    checkCall(receiver, 'putAt')
+    InvokerHelper.invokeMethod(receiver, 'putAt', [key, value] as Object[])
+    return value
+  }
+
+  /** `a op b` for a compound assignment or a step (`plus`, `next`, …), dispatched as the operator would be. */
+  static Object operate(Object a, String op, Object[] args) {
+    checkCall(a, op)
+    return InvokerHelper.invokeMethod(a, op, args)
+  }
+
+  static Object updateProperty(Object receiver, Object property, String op, Object value) {
+    setProperty(receiver, property, operate(getProperty(receiver, property, false, false), op, [value] as Object[]))
+  }
+
+  static Object updateAt(Object receiver, Object i, String op, Object value) {
+    putAt(receiver, i, operate(getAt(receiver, i), op, [value] as Object[]))
+  }
+
+  static Object stepProperty(Object receiver, Object property, String op, boolean postfix) {
+    Object old = getProperty(receiver, property, false, false)
+    Object now = operate(old, op, new Object[0])
+    setProperty(receiver, property, now)
+    return postfix ? old : now
+  }
+
+  static Object stepAt(Object receiver, Object i, String op, boolean postfix) {
+    Object old = getAt(receiver, i)
+    Object now = operate(old, op, new Object[0])
+    putAt(receiver, i, now)
+    return postfix ? old : now
+  }
+
+  /** `v as T`: a closure or map may become an interface (a comparator), never a class: no object of the script's making that overrides a class's methods. */
+  static Object asType(Object value, Class type) {
+    if ((value instanceof Closure || value instanceof Map) && !type.isInterface() && !type.isPrimitive()
+      && !type.isAssignableFrom(value.getClass()) && type != String && type != Boolean)
+      throw refuse("turning a closure or map into ${type.name}".toString())
+    return ScriptBytecodeAdapter.asType(value, type)
+  }
+
+  static Iterable elements(Object receiver) {
+    if (receiver instanceof Iterable) return (Iterable) receiver
+    if (receiver != null && receiver.getClass().isArray()) return DefaultTypeTransformation.asCollection(receiver)
+    throw refuse("spreading (*.) over ${receiver == null ? 'null' : receiver.getClass().name}".toString())
+  }
+}
+
+/**
+ * Rewrites a script (last of the compile-time steps, after the checks) so that every call, property
+ * access and subscript goes through `Guard`; closures' bodies included. `super` and the compiler's
+ * own methods stay as they are.
+ */
+class Intercept extends CompilationCustomizer {
+  static final ClassNode GUARD = ClassHelper.make(Guard)
+  static final Map<Integer, String> COMPOUND = [
+    (Types.PLUS_EQUAL): 'plus', (Types.MINUS_EQUAL): 'minus', (Types.MULTIPLY_EQUAL): 'multiply', (Types.DIVIDE_EQUAL): 'div',
+    (Types.INTDIV_EQUAL): 'intdiv', (Types.MOD_EQUAL): 'mod', (Types.POWER_EQUAL): 'power', (Types.LEFT_SHIFT_EQUAL): 'leftShift',
+    (Types.RIGHT_SHIFT_EQUAL): 'rightShift', (Types.RIGHT_SHIFT_UNSIGNED_EQUAL): 'rightShiftUnsigned',
+    (Types.BITWISE_AND_EQUAL): 'and', (Types.BITWISE_OR_EQUAL): 'or', (Types.BITWISE_XOR_EQUAL): 'xor',
+  ] as Map<Integer, String>
+
+  Intercept() { super(CompilePhase.CANONICALIZATION) }
+
+  void call(SourceUnit source, GeneratorContext context, ClassNode classNode) {
+    def rewriter = new Rewriter(source)
+    for (MethodNode m : classNode.methods) {
+      if (m.isScriptBody() || m.lineNumber > 0) rewriter.visitMethod(m)
+    }
+    source.errorCollector.failIfErrors()
+  }
+
+  static class Rewriter extends ClassCodeExpressionTransformer {
+    final SourceUnit source
+    Rewriter(SourceUnit source) { this.source = source }
+    protected SourceUnit getSourceUnit() { source }
+
+    static boolean isSuper(Expression e) { e instanceof VariableExpression && ((VariableExpression) e).isSuperExpression() }
+    static boolean isSubscript(Expression e) { e instanceof BinaryExpression && ((BinaryExpression) e).operation.type == Types.LEFT_SQUARE_BRACKET }
+    static boolean isProperty(Expression e) { e instanceof PropertyExpression && !(e instanceof AttributeExpression) }
+
+    Expression guard(String method, ASTNode at, List<Expression> args) {
+      def call = new StaticMethodCallExpression(GUARD, method, new ArgumentListExpression(args))
+      call.sourcePosition = at
+      return call
+    }
+    static Expression bool(boolean b) { new ConstantExpression(b) }
+    static Expression str(String s) { new ConstantExpression(s) }
+
+    List<Expression> arguments(Expression args, ASTNode at) {
+      List<Expression> out = []
+      List<Expression> list = args instanceof TupleExpression ? ((TupleExpression) args).expressions : [args]
+      for (Expression a : list) {
+        if (a instanceof SpreadExpression || a instanceof SpreadMapExpression) {
+          Sandbox.reject(source, a, 'spread arguments (*) are not allowed')
+          continue
+        }
+        if (a instanceof NamedArgumentListExpression) out.add(new MapExpression(((NamedArgumentListExpression) a).mapEntryExpressions.collect { transform(it) as MapEntryExpression }))
+        else out.add(transform(a))
+      }
+      return out
+    }
+
+    Expression transform(Expression e) {
+      if (e == null) return null
+      if (e instanceof ClosureExpression) {
+        ((ClosureExpression) e).code?.visit(this)
+        return e
+      }
+      if (e instanceof MethodCallExpression) return call((MethodCallExpression) e)
+      if (e instanceof StaticMethodCallExpression) {
+        def s = (StaticMethodCallExpression) e
+        return guard('invoke', s, [new ClassExpression(s.ownerType), str(s.method),
+          new ArrayExpression(ClassHelper.OBJECT_TYPE, arguments(s.arguments, s)), bool(false), bool(false)] as List<Expression>)
+      }
+      if (e instanceof DeclarationExpression) {
+        def d = (DeclarationExpression) e
+        d.rightExpression = transform(d.rightExpression)
+        return d
+      }
+      if (isProperty(e)) {
+        def p = (PropertyExpression) e
+        if (isSuper(p.objectExpression)) return e
+        return guard('getProperty', p, [transform(p.objectExpression), transform(p.property), bool(p.safe), bool(p.spreadSafe)] as List<Expression>)
+      }
+      if (e instanceof BinaryExpression) return binary((BinaryExpression) e)
+      if (e instanceof PostfixExpression) return step(e, ((PostfixExpression) e).expression, ((PostfixExpression) e).operation.type, true)
+      if (e instanceof PrefixExpression) return step(e, ((PrefixExpression) e).expression, ((PrefixExpression) e).operation.type, false)
+      if (e instanceof CastExpression && ((CastExpression) e).coerce) {
+        def c = (CastExpression) e
+        def cast = new CastExpression(c.type, guard('asType', c, [transform(c.expression), new ClassExpression(c.type)] as List<Expression>), false)
+        cast.sourcePosition = c
+        return cast
+      }
+      return e.transformExpression(this)
+    }
+
+    Expression call(MethodCallExpression m) {
+      if (isSuper(m.objectExpression)) {
+        def copy = new MethodCallExpression(m.objectExpression, transform(m.method), transform(m.arguments))
+        copy.sourcePosition = m
+        copy.implicitThis = m.implicitThis
+        return copy
+      }
+      Expression receiver = m.implicitThis ? new VariableExpression('this') : transform(m.objectExpression)
+      return guard('invoke', m, [receiver, transform(m.method), new ArrayExpression(ClassHelper.OBJECT_TYPE, arguments(m.arguments, m)),
+        bool(m.safe), bool(m.spreadSafe)] as List<Expression>)
+    }
+
+    Expression binary(BinaryExpression b) {
+      int type = b.operation.type
+      if (type == Types.LEFT_SQUARE_BRACKET) return guard('getAt', b, [transform(b.leftExpression), transform(b.rightExpression)] as List<Expression>)
+      boolean assign = type == Types.ASSIGN || COMPOUND.containsKey(type)
+      if (!assign) return b.transformExpression(this)
+      Expression left = b.leftExpression
+      Expression value = transform(b.rightExpression)
+      if (isProperty(left) && !isSuper(((PropertyExpression) left).objectExpression)) {
+        def p = (PropertyExpression) left
+        if (p.spreadSafe) Sandbox.reject(source, p, 'assigning through *. is not allowed')
+        Expression obj = transform(p.objectExpression), name = transform(p.property)
+        return type == Types.ASSIGN ? guard('setProperty', b, [obj, name, value] as List<Expression>)
+          : guard('updateProperty', b, [obj, name, str(COMPOUND[type]), value] as List<Expression>)
+      }
+      if (isSubscript(left)) {
+        def s = (BinaryExpression) left
+        Expression obj = transform(s.leftExpression), key = transform(s.rightExpression)
+        return type == Types.ASSIGN ? guard('putAt', b, [obj, key, value] as List<Expression>)
+          : guard('updateAt', b, [obj, key, str(COMPOUND[type]), value] as List<Expression>)
+      }
+      if (left instanceof TupleExpression) {
+        for (Expression x : ((TupleExpression) left).expressions) if (!(x instanceof VariableExpression)) Sandbox.reject(source, x, 'only variables may be assigned together')
+      }
+      b.rightExpression = value
+      return b
+    }
+
+    Expression step(Expression whole, Expression target, int op, boolean postfix) {
+      String name = op == Types.PLUS_PLUS ? 'next' : 'previous'
+      if (isProperty(target) && !isSuper(((PropertyExpression) target).objectExpression)) {
+        def p = (PropertyExpression) target
+        return guard('stepProperty', whole, [transform(p.objectExpression), transform(p.property), str(name), bool(postfix)] as List<Expression>)
+      }
+      if (isSubscript(target)) {
+        def s = (BinaryExpression) target
+        return guard('stepAt', whole, [transform(s.leftExpression), transform(s.rightExpression), str(name), bool(postfix)] as List<Expression>)
+      }
+      return whole.transformExpression(this)
+    }
+  }
+}
+
+/**
+ * A script's failure told in plain strings the worker builds: nothing of an object the script made is
+ * called (no `toString`, no overridden `getMessage`), and an exception of a class the worker does not
+ * know (one the script's code made) is named, not asked.
+ */
+@CompileStatic
+class Failure {
+  /** Classes of the JDK or of Groovy and the worker themselves: their methods are theirs. */
+  static boolean trusted(Class c) {
+    ClassLoader l = c.getClassLoader()
+    return l == null || l.is(ClassLoader.platformClassLoader) || l.is(ClassLoader.systemClassLoader) || l.is(Failure.getClassLoader())
+  }
+
+  static String describe(Throwable t) {
+    Class c = t.getClass()
+    if (!trusted(c)) return 'the script threw an object of its own making'
+    if (t instanceof MissingMethodException) {
+      MissingMethodException m = (MissingMethodException) t
+      List<String> types = []
+      for (Object a : (m.arguments ?: new Object[0])) types.add(a == null ? 'null' : a.getClass().getName())
+      return cut("MissingMethodException: no method ${m.method}(${types.join(', ')}) of ${m.type == null ? '?' : m.type.getName()}".toString())
+    }
+    if (t instanceof MissingPropertyException) {
+      MissingPropertyException m = (MissingPropertyException) t
+      return cut("MissingPropertyException: no property ${m.property} of ${m.type == null ? '?' : m.type.getName()}".toString())
+    }
+    String message = t.getMessage()
+    return cut(message == null ? c.getSimpleName() : c.getSimpleName() + ': ' + message)
+  }
+
+  static String cut(String s) { s.length() > 2000 ? s.substring(0, 2000) + '…' : s }
+
+  /** The script line a failure came from (the first frame in a script class), from trusted throwables only. */
+  static Integer scriptLine(Throwable t) {
+    Throwable c = t
+    for (int hops = 0; c != null && hops < 16 && trusted(c.getClass()); hops++) {
+      for (StackTraceElement e : c.getStackTrace()) {
+        String f = e.getFileName()
+        if (f != null && f.startsWith('AnalysisScript') && e.getLineNumber() > 0) return e.getLineNumber()
+      }
+      c = c.getCause()
+    }
+    return null
+  }
+}
+
+/** Notes any change of a meta-class (the guard lets a script make none; a run that did ends its JVM). */
+@CompileStatic
+class MetaWatch implements MetaClassRegistryChangeEventListener {
+  static volatile boolean changed = false
+  void updateConstantMetaClass(MetaClassRegistryChangeEvent e) { changed = true }
+}
+
 // ── The worker ─────────────────────────────────────────────────────────────────────────────────
 
 class Worker {
@@ -662,6 +1141,7 @@ class Worker {
     } as Runnable, "analysis-${req.id}", 16L * 1024 * 1024)
     thread.daemon = true
     def mx = ManagementFactory.threadMXBean
+    MetaWatch.changed = false
     long began = System.nanoTime()
     thread.start()
     String broken = null
@@ -679,22 +1159,28 @@ class Worker {
     }
     Throwable t = failure[0]
     if (t == null && ctx.overCap) t = new OutputLimitError("output over ${outputCap} bytes")
+    if (MetaWatch.changed) {
+      // A meta-class changed during the run: whatever did it, this JVM is not used again.
+      send([t: 'result', id: req.id, ok: false, fatal: true, report: null,
+            error: [kind: 'forbidden', message: 'changing a meta-class is not allowed', line: null]])
+      halt()
+    }
     if (t == null) {
       send([t: 'result', id: req.id, ok: true, report: ctx.report()])
       return
     }
     if (t instanceof OutOfMemoryError) {
-      send([t: 'result', id: req.id, ok: false, fatal: true, report: null, error: [kind: 'memory', message: "heap limit reached (${t.message})".toString(), line: scriptLine(t)]])
+      send([t: 'result', id: req.id, ok: false, fatal: true, report: null, error: [kind: 'memory', message: "heap limit reached (${Failure.describe(t)})".toString(), line: Failure.scriptLine(t)]])
       halt()
     }
     if (t instanceof OutputLimitError) {
-      send([t: 'result', id: req.id, ok: false, fatal: true, report: null, error: [kind: 'output', message: t.message, line: scriptLine(t)]])
+      send([t: 'result', id: req.id, ok: false, fatal: true, report: null, error: [kind: 'output', message: "output over ${outputCap} bytes".toString(), line: Failure.scriptLine(t)]])
       halt()
     }
     def kind = t instanceof StackOverflowError ? 'stack' : 'script'
-    def message = t instanceof StackOverflowError ? 'stack overflow (endless recursion?)' : "${t.class.simpleName}: ${t.message}".toString()
-    if (t instanceof SecurityException) kind = 'forbidden'
-    send([t: 'result', id: req.id, ok: false, fatal: t instanceof StackOverflowError, report: safeReport(ctx), error: [kind: kind, message: message, line: scriptLine(t)]])
+    String message = t instanceof StackOverflowError ? 'stack overflow (endless recursion?)' : Failure.describe(t)
+    if (t instanceof SecurityException && Failure.trusted(t.getClass())) kind = 'forbidden'
+    send([t: 'result', id: req.id, ok: false, fatal: t instanceof StackOverflowError, report: safeReport(ctx), error: [kind: kind, message: message, line: Failure.scriptLine(t)]])
     if (t instanceof StackOverflowError) halt()
   }
 
@@ -703,14 +1189,6 @@ class Worker {
     return ctx.overCap ? null : ctx.report()
   }
 
-  /** The script line a failure came from (the first frame in a script class). */
-  static Integer scriptLine(Throwable t) {
-    for (Throwable c = t; c != null; c = c.cause) {
-      def hit = c.stackTrace.find { it.fileName?.startsWith('AnalysisScript') && it.lineNumber > 0 }
-      if (hit) return hit.lineNumber
-    }
-    return null
-  }
 
   static void halt() {
     System.err.flush()
@@ -737,7 +1215,7 @@ class Worker {
         send([t: 'result', id: req.id, ok: false, fatal: true, report: null, error: [kind: 'memory', message: 'heap limit reached', line: null]])
         halt()
       } catch (Throwable e) {
-        send([t: 'result', id: req.id, ok: false, fatal: true, report: null, error: [kind: 'worker', message: "${e.class.simpleName}: ${e.message}".toString(), line: null]])
+        send([t: 'result', id: req.id, ok: false, fatal: true, report: null, error: [kind: 'worker', message: Failure.describe(e), line: null]])
         halt()
       }
     }
@@ -760,6 +1238,7 @@ if (System.getProperty('loggerhead.guard') != 'off') {
   }
 }
 def worker = new Worker(protocol, guard)
+GroovySystem.metaClassRegistry.addMetaClassRegistryChangeEventListener(new MetaWatch())
 // Warm up the compiler and the runtime before saying ready.
 worker.compile('def x = [1, 2, 3].collect { it * 2 }.sum(); log(x)')
 worker.send([t: 'ready', groovy: GroovySystem.version, java: System.getProperty('java.version'), guard: guard])

@@ -275,7 +275,7 @@ export const ErrorCodes = {
     status: 403,
   },
   'web.bad-signature': {
-    message: 'The bundle needs an Ed25519 signature (field signature, base64, before the file) matching WEB_BUNDLE_PUBLIC_KEY',
+    message: 'The bundle needs an Ed25519 signature (field signature, base64) matching WEB_BUNDLE_PUBLIC_KEY',
     status: 400,
   },
   'web.user-exists': { message: 'A web-deploy user with this name already exists', status: 409 },

@@ -186,7 +186,7 @@ const zh: Record<string, string> = {
   'errors.web.version-not-found': '控制台版本不存在',
   'errors.web.no-previous': '尚未发布任何版本：当前使用随服务器构建的控制台',
   'errors.web.manager-only': '只有系统管理员可以发布版本、回滚、恢复内置控制台或删除使用中的版本',
-  'errors.web.bad-signature': '构建包须附带与 WEB_BUNDLE_PUBLIC_KEY 匹配的 Ed25519 签名（字段 signature，base64，置于文件之前）',
+  'errors.web.bad-signature': '构建包须附带与 WEB_BUNDLE_PUBLIC_KEY 匹配的 Ed25519 签名（字段 signature，base64）',
   'errors.web.user-exists': '已有同名的 Web 部署用户',
   'errors.web.user-not-found': 'Web 部署用户不存在',
   'errors.web.login-failed': '用户名或密码错误',

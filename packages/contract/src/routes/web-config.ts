@@ -98,8 +98,8 @@ export const WebConfigRoutes = {
     permission: 'out-web:deploy:query',
   }),
   /**
-   * Body: the built console as a multipart .tar.gz (`file`), after its Ed25519 signature (`signature`,
-   * base64) when the server has WEB_BUNDLE_PUBLIC_KEY; query: its version name.
+   * Body: the built console as a multipart .tar.gz (`file`) and, when the server has
+   * WEB_BUNDLE_PUBLIC_KEY, its Ed25519 signature (`signature`, base64); query: its version name.
    */
   saveVersion: defineRoute({
     method: 'POST',

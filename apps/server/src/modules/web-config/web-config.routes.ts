@@ -58,12 +58,16 @@ export function webConfigRoutes(app: LoggerheadApp, ctx: AppContext) {
   const W = Routes.webConfig;
   route(app, W.versions, withErrors, () => versions.list());
   route(app, W.saveVersion, withErrors, async (req, reply) => {
-    const file = await req.file();
-    if (!file) throw badRequest('http.400', 'file: the console bundle is required', 'file');
-    const bytes = await file.toBuffer();
-    // The signature comes as a field before the file (fields after it are not read).
-    const sig = file.fields.signature;
-    const signature = sig && !Array.isArray(sig) && sig.type === 'field' ? String(sig.value) : undefined;
+    // The bundle (`file`) and, where WEB_BUNDLE_PUBLIC_KEY is set, its signature (`signature`), in either order.
+    let bytes: Buffer | null = null;
+    let signature: string | undefined;
+    for await (const part of req.parts()) {
+      if (part.type === 'file') {
+        if (part.fieldname === 'file' && !bytes) bytes = await part.toBuffer();
+        else part.file.resume();
+      } else if (part.fieldname === 'signature') signature = String(part.value);
+    }
+    if (!bytes) throw badRequest('http.400', 'file: the console bundle is required', 'file');
     return reply.code(201).send(await versions.save(requireAuth(req.auth), req.query, bytes, signature));
   });
   const managerErrors = { tags, errors: { ...withErrors.errors, 403: ErrorResponseSchema } };

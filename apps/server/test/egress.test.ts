@@ -5,9 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { addressClass, createEgress, EgressRefused, parseEgressAllow, type Resolve } from '../src/lib/egress.ts';
 import { openSender } from '../src/modules/forward/destinations.ts';
-import { api, rulesUrl } from './forward.helpers.ts';
+import { forwardOf } from '../src/modules/forward/forward.module.ts';
+import { api, replay, rule, rulesUrl, trip } from './forward.helpers.ts';
 import { createTestApp, type TestApp } from './helper.ts';
-import { makeTenant, type TenantFixture } from './things.fixtures.ts';
+import { poll } from './poll.ts';
+import { makeDevice, makeTenant, type TenantFixture } from './things.fixtures.ts';
 
 /**
  * The egress policy (docs/security.md, lib/egress.ts): every address a tenant configures is refused
@@ -249,6 +251,32 @@ describe('egress policy: every destination kind', () => {
       expect(open.arrived).toEqual([]);
     },
   );
+
+  it('a saved rule whose name later resolves to loopback fails its deliveries, and nothing arrives', async () => {
+    const device = await makeDevice(t, a);
+    rebind.push('127.0.0.3'); // the answer when the rule is saved
+    const created = await req('POST', rulesUrl(a), a.auth, {
+      name: 'rebound',
+      data_kinds: ['frames'],
+      destination: destination('http', 'rebind.test', open.port),
+    });
+    expect(created.statusCode).toBe(200);
+    const id = created.json().id as string;
+    try {
+      forwardOf(t.app).tune({ baseDelayMs: 60_000, maxAttempts: 100 });
+      await replay(t, device, trip(20, 1_760_000_000_000_000));
+      const failing = await poll(
+        () => rule(t, a, id),
+        (x) => x.counters.failed > 0,
+        { ms: 20_000 },
+      );
+      expect(failing.counters.last_error).toMatch(/^rebind\.test resolves to a loopback address: refused by the egress policy/);
+      expect(failing.counters).toMatchObject({ delivered: 0 });
+      expect(open.arrived).toEqual([]);
+    } finally {
+      await req('DELETE', rulesUrl(a, `/${id}`), a.auth);
+    }
+  });
 
   it('nats: the client connects to the address the policy checked, never to a later answer of the name', async () => {
     rebind.push('127.0.0.3');

@@ -3,6 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { LINK_PROOF_HEADER, linkProof } from '@loggerhead/can/protocol/link-proof.ts';
 import { downTopic, upTopic } from '@loggerhead/can/protocol/topics.ts';
 import { ErrorCodes } from '@loggerhead/contract';
 import type { MqttClient } from 'mqtt';
@@ -356,7 +357,7 @@ const kinds: { kind: string; ends: string; run: (h: Harness) => Promise<void> }[
       const put = await b.app.inject({
         method: 'PUT',
         url: `/v1/filemanager/recall-upload/${rows[0].token}?offset=0&total=${file.length}`,
-        headers: { 'content-type': 'application/octet-stream' },
+        headers: { 'content-type': 'application/octet-stream', [LINK_PROOF_HEADER]: linkProof(dev.things_key, rows[0].token) },
         payload: file,
       });
       expect(put.json()).toEqual({ received: file.length });
@@ -444,7 +445,7 @@ const kinds: { kind: string; ends: string; run: (h: Harness) => Promise<void> }[
       await a.app.inject({
         method: 'PUT',
         url: `/v1/filemanager/recall-upload/${rows[0].token}?offset=0&total=${file.length}`,
-        headers: { 'content-type': 'application/octet-stream' },
+        headers: { 'content-type': 'application/octet-stream', [LINK_PROOF_HEADER]: linkProof(dev.things_key, rows[0].token) },
         payload: file,
       });
       // Dies storing the file the device just finished sending.

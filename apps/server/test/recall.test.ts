@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { writeLog } from '@loggerhead/can/logs/index.ts';
+import { LINK_PROOF_HEADER, linkProof } from '@loggerhead/can/protocol/link-proof.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commandIn, remoteDevice } from './command.helpers.ts';
 import { createTestApp, type TestApp } from './helper.ts';
@@ -160,18 +161,19 @@ describe.skipIf(!!process.env.TEST_MQTT_URL)('file recall (device storage data)'
     const task = (await req('POST', `${base(d.id)}/files`, { filename: 'a.bin', size: 6 })).json();
     const { rows } = await t.database.raw.query<{ token: string }>('select token from recall_tasks where id = $1', [task.id]);
     const up = `/v1/filemanager/recall-upload/${rows[0].token}`;
+    const proof = { [LINK_PROOF_HEADER]: linkProof(d.things_key, rows[0].token) };
     const put = (offset: number, body: Buffer) =>
       t.app.inject({
         method: 'PUT',
         url: `${up}?offset=${offset}&total=6`,
-        headers: { 'content-type': 'application/octet-stream' },
+        headers: { 'content-type': 'application/octet-stream', ...proof },
         payload: body,
       });
     expect((await put(0, Buffer.from([1, 2, 3]))).json()).toEqual({ received: 3 });
     const wrong = await put(0, Buffer.from([1, 2, 3]));
     expect(wrong.statusCode).toBe(409);
     expect(wrong.json().details).toEqual({ received: 3 });
-    expect((await t.app.inject({ method: 'GET', url: up })).json()).toEqual({ received: 3 });
+    expect((await t.app.inject({ method: 'GET', url: up, headers: proof })).json()).toEqual({ received: 3 });
     // Part progress for the console.
     expect((await req('GET', `${base(d.id)}/tasks/${task.id}`)).json()).toMatchObject({ state: 'fetching', received: 3, process_rate: 50 });
     const cancelled = (await req('POST', `${base(d.id)}/tasks/${task.id}/cancel`)).json();
@@ -184,7 +186,7 @@ describe.skipIf(!!process.env.TEST_MQTT_URL)('file recall (device storage data)'
     const part = await t.app.inject({
       method: 'PUT',
       url: `/v1/filemanager/recall-upload/${tok}?offset=0`,
-      headers: { 'content-type': 'application/octet-stream' },
+      headers: { 'content-type': 'application/octet-stream', [LINK_PROOF_HEADER]: linkProof(d.things_key, tok) },
       payload: Buffer.alloc(3 * 1024 * 1024, 7),
     });
     expect(part.json()).toEqual({ received: 3 * 1024 * 1024 });

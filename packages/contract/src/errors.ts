@@ -236,6 +236,9 @@ export const ErrorCodes = {
   'recall.empty-file': { message: 'A file of size 0 cannot be recalled or deleted', status: 400 },
   'recall.batch-too-large': { message: 'Too many files in one batch recall for the package', status: 400 },
   'recall.bad-upload': { message: 'Upload part out of order', status: 409 },
+  // One-time links of commands (recalled-file upload, firmware download): the device proves itself
+  'device-link.no-proof': { message: "The link needs the device's proof (header X-Device-Proof)", status: 401 },
+  'device-link.bad-proof': { message: 'The proof is not that of the device this link was issued for', status: 403 },
   // DBC files, signal strategies, bindings
   'mapping.dbc-invalid': { message: 'The DBC file could not be parsed', status: 400 },
   'mapping.dbc-type': { message: 'Only .dbc files are accepted', status: 400 },

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { LINK_PROOF_HEADER, linkProof } from '@loggerhead/can/protocol/link-proof.ts';
 import { upTopic } from '@loggerhead/can/protocol/topics.ts';
 import type { DeviceAgent, OperationContext, OperationResult } from './commands.ts';
 import type { LoggerDevice } from './logger-device.ts';
@@ -8,7 +9,7 @@ export const UpgradeCodes = { invalid: 2, flashFailed: 3, busy: 409 } as const;
 
 /**
  * Over-the-air upgrade on the simulated logger: downloads the image from the URL in the
- * command, reports progress, verifies size and SHA-256 (a mismatch is `invalid`, nothing is
+ * command (with the device's proof of it), reports progress, verifies size and SHA-256 (a mismatch is `invalid`, nothing is
  * flashed), "flashes" it and announces the new version in its status.
  */
 export class FirmwareSlot {
@@ -35,7 +36,8 @@ export class FirmwareSlot {
     try {
       const url = String(p.url ?? '');
       const size = Number(p.size);
-      const res = await fetch(url);
+      // The link opens for this device alone: its proof, made with its key, goes with the request.
+      const res = await fetch(url, { headers: { [LINK_PROOF_HEADER]: linkProof(this.device.opts.key, url) } });
       if (!res.ok || !res.body)
         return { code: UpgradeCodes.flashFailed, message: `download failed: HTTP ${res.status}`, payload: { state: 'flash failed' } };
       const parts: Uint8Array[] = [];

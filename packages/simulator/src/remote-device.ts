@@ -49,7 +49,7 @@ export class RemoteDevice {
     this.bus.attach(this.agent);
     this.config = new ConfigStore(opts.config);
     this.config.attach(this.agent);
-    this.sd = new VirtualSdCard();
+    this.sd = new VirtualSdCard(opts.key);
     this.sd.attach(this.agent);
     this.uds = new UdsRelay(opts.canFd ?? true);
     this.uds.attach(this.agent);

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { LINK_PROOF_HEADER, linkProof } from '@loggerhead/can/protocol/link-proof.ts';
 import type { DeviceAgent, OperationContext, OperationResult } from './commands.ts';
 
 export interface SdFile {
@@ -13,7 +14,8 @@ export const FILE_INFO_EMPTY = 1;
 /**
  * The logger's SD card, in memory: `common_fn.recallFileList` lists it (time filter, paging),
  * `common_fn.recallFile` uploads one file to the URL the cloud gave, in parts, resuming at the
- * offset the server already has, `common_fn.recallFileDel` deletes one.
+ * offset the server already has, `common_fn.recallFileDel` deletes one. Each request on the link
+ * carries the device's proof of it (`X-Device-Proof`, made with the device key).
  */
 export class VirtualSdCard {
   readonly files = new Map<string, SdFile>();
@@ -21,6 +23,9 @@ export class VirtualSdCard {
   partSize = 64 * 1024;
   /** Parts uploaded, all files (tests check resumption). */
   partsSent = 0;
+
+  /** `key`: the device's things_key, which proves the device to the upload link. */
+  constructor(private readonly key = '') {}
 
   attach(agent: DeviceAgent) {
     agent.on('common_fn.recallFileList', (p) => this.list(p));
@@ -56,15 +61,16 @@ export class VirtualSdCard {
     if (!file) return { code: FILE_INFO_EMPTY, message: 'file info empty' };
     if (!/^https?:\/\//.test(url)) return { code: 2, message: 'no upload URL' };
     const total = file.data.length;
+    const proof = { [LINK_PROOF_HEADER]: linkProof(this.key, url) };
     // Resume where the server is (a previous attempt may have sent some parts).
-    const status = await fetch(url);
+    const status = await fetch(url, { headers: proof });
     if (!status.ok) return { code: 3, message: `upload refused: HTTP ${status.status}` };
     let offset = Number(((await status.json()) as { received?: number }).received ?? 0);
     while (offset < total) {
       const part = file.data.subarray(offset, Math.min(total, offset + this.partSize));
       const res = await fetch(`${url}?offset=${offset}&total=${total}`, {
         method: 'PUT',
-        headers: { 'content-type': 'application/octet-stream' },
+        headers: { 'content-type': 'application/octet-stream', ...proof },
         body: part,
       });
       if (res.status === 409) {

@@ -60,7 +60,7 @@ export const LIMITED_ROUTES: Readonly<Record<string, Rule>> = {
 /** Any request that carries a file: a multipart form, raw bytes or a CSV import. */
 const UPLOAD: Rule = {
   kind: 'upload',
-  // A device's recall upload has no session: its one-time token is its account.
+  // A device's recall upload has no session: its one-time token (with the device's proof) is its account.
   account: (req) => signedIn(req) ?? (req.params as { token?: string } | undefined)?.token ?? null,
 };
 const FILE_BODY = /^\s*(?:multipart\/form-data|application\/octet-stream|text\/csv)\b/i;

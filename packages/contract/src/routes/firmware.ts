@@ -81,7 +81,10 @@ export const FirmwareRoutes = {
     response: UpgradeSchema,
     permission: 'firmware:firmware:notify-upgrade',
   }),
-  /** The device fetches the image with the one-time token of its running upgrade (a file, no JSON). */
+  /**
+   * The device fetches the image with the one-time token of its running upgrade and its proof of it
+   * (header X-Device-Proof) — a file, no JSON.
+   */
   download: defineRoute({
     method: 'GET',
     path: '/out-firmware-mgmt/download/:token',

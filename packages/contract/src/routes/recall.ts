@@ -124,7 +124,8 @@ export const RecallRoutes = {
     permission: 'data-mgmt:things-data:import',
   }),
 
-  // The device's upload endpoint: the one-time token in the URL is its only credential.
+  // The device's upload endpoint: the one-time token in the URL and the device's proof of it
+  // (header X-Device-Proof: HMAC-SHA256 of the token under the device key).
   /** Body: a part of the file (`application/octet-stream`). */
   uploadPut: defineRoute({
     method: 'PUT',

@@ -225,9 +225,9 @@ export function firmwareRepository(raw: RawSql) {
     },
 
     /** The image a running upgrade's one-time token opens. */
-    async download(token: string): Promise<{ firmware_id: string; size: number; file_name: string } | null> {
-      const { rows } = await raw.query<{ firmware_id: string; size: number; file_name: string }>(
-        `select u.firmware_id, f.size::float8 as size, f.file_name from firmware_upgrades u join firmwares f on f.id = u.firmware_id
+    async download(token: string): Promise<{ things_id: string; firmware_id: string; size: number; file_name: string } | null> {
+      const { rows } = await raw.query<{ things_id: string; firmware_id: string; size: number; file_name: string }>(
+        `select u.things_id, u.firmware_id, f.size::float8 as size, f.file_name from firmware_upgrades u join firmwares f on f.id = u.firmware_id
           where u.token = $1 and u.state = 'busy'`,
         [token],
       );

@@ -1,6 +1,7 @@
 import { FirmwareUploadFieldsSchema, Routes } from '@loggerhead/contract';
 import type { LoggerheadApp } from '../../app.ts';
 import { requireAuth } from '../../lib/auth.ts';
+import { LINK_PROOF_HEADER } from '../../lib/device-proof.ts';
 import { badRequest } from '../../lib/errors.ts';
 import type { App } from '../../lib/fastify.ts';
 import { route } from '../../lib/route.ts';
@@ -57,9 +58,9 @@ export function firmwareRoutes(root: LoggerheadApp, svc: FirmwareService) {
   route(app, R.describe, withErrors, (req) => svc.describe(requireAuth(req.auth), req.params.devtype, req.params.version));
   route(app, R.upgrades, withErrors, (req) => svc.upgrades(auth(req), req.params.things_id));
   route(app, R.cancelUpgrade, withErrors, (req) => svc.cancel(auth(req), req.params.things_id, req.params.id));
-  // The device fetches the image with the one-time token of its running upgrade.
+  // The device fetches the image with the one-time token of its running upgrade and its proof of it.
   route(app, R.download, { tags }, async (req, reply) => {
-    const f = await svc.download(req.params.token);
+    const f = await svc.download(req.params.token, req.headers[LINK_PROOF_HEADER]);
     return reply.header('content-type', 'application/octet-stream').header('content-length', f.size).send(f.stream);
   });
 }

@@ -4,6 +4,7 @@ import type { RawSql } from '../../db/client.ts';
 import { epochMs as ms } from '../../db/rows.ts';
 import type { FileStore } from '../../files/file-store.ts';
 import type { Auth } from '../../lib/auth.ts';
+import { checkLinkProof } from '../../lib/device-proof.ts';
 import { ApiError, badRequest, conflict, notFound } from '../../lib/errors.ts';
 import type { EventBus } from '../../lib/events.ts';
 import { INTERRUPTED, type RecoveryPass } from '../../lib/job-leases.ts';
@@ -298,10 +299,11 @@ export function firmwareService(deps: FirmwareDeps) {
       return toUpgrade(row);
     },
 
-    /** The image for a device holding a valid token (while its upgrade is running). */
-    async download(token: string) {
+    /** The image for the device of a valid token (while its upgrade is running), which proves itself. */
+    async download(token: string, proof: string | string[] | undefined) {
       const row = await repo.download(token);
       if (!row) throw notFound('Unknown or finished upgrade');
+      await checkLinkProof(raw, row.things_id, token, proof);
       const image = await files.open(fileOf(row.firmware_id));
       if (!image) throw notFound('The firmware image is gone');
       return { size: image.size, name: row.file_name, stream: image.stream };

@@ -1,6 +1,7 @@
 import { Routes } from '@loggerhead/contract';
 import type { LoggerheadApp } from '../../app.ts';
 import { requireAuth } from '../../lib/auth.ts';
+import { LINK_PROOF_HEADER } from '../../lib/device-proof.ts';
 import type { App } from '../../lib/fastify.ts';
 import { route } from '../../lib/route.ts';
 import { errors, tenantAuth } from '../command/command.routes.ts';
@@ -47,17 +48,29 @@ export async function recallRoutes(root: LoggerheadApp, svc: RecallService) {
   });
   route(app, R.importToHistory, { tags }, (req) => svc.importToHistory(tenantAuth(req), req.body.name));
 
-  // The device's upload endpoint: the one-time token in the URL is its only credential.
+  // The device's upload endpoint: the one-time token in the URL, and the device's proof of it
+  // (X-Device-Proof, lib/device-proof.ts), so that the link opens for the recalled device alone.
   await root.register(async (scope) => {
     const s = scope as unknown as App;
     s.addContentTypeParser('application/octet-stream', { parseAs: 'buffer', bodyLimit: MAX_UPLOAD_PART }, (_req, body, done) =>
       done(null, body),
     );
-    const put = (req: { params: { token: string }; query: { offset: number; total?: number }; body: unknown }) =>
-      svc.upload(req.params.token, req.query.offset, Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0), req.query.total ?? null);
+    const put = (req: {
+      params: { token: string };
+      query: { offset: number; total?: number };
+      body: unknown;
+      headers: Record<string, string | string[] | undefined>;
+    }) =>
+      svc.upload(
+        req.params.token,
+        req.headers[LINK_PROOF_HEADER],
+        req.query.offset,
+        Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0),
+        req.query.total ?? null,
+      );
     const upload = { tags, config: { noOpLog: true } };
     route(s, R.uploadPut, upload, put);
     route(s, R.uploadPost, upload, put);
-    route(s, R.uploadStatus, { tags }, (req) => svc.uploadStatus(req.params.token));
+    route(s, R.uploadStatus, { tags }, (req) => svc.uploadStatus(req.params.token, req.headers[LINK_PROOF_HEADER]));
   });
 }

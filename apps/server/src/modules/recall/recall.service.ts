@@ -4,6 +4,7 @@ import type { RawSql } from '../../db/client.ts';
 import { epochMs as ms } from '../../db/rows.ts';
 import type { FileStore } from '../../files/file-store.ts';
 import type { Auth } from '../../lib/auth.ts';
+import { checkLinkProof } from '../../lib/device-proof.ts';
 import { ApiError, badRequest, notFound } from '../../lib/errors.ts';
 import { INTERRUPTED, type RecoveryPass } from '../../lib/job-leases.ts';
 import type { CommandRow } from '../command/command.repository.ts';
@@ -292,9 +293,10 @@ export function recallService(deps: RecallDeps, repo: RecallRepository = recallR
     },
 
     /** Device → server: one part of a file at `offset`. Out-of-order parts get the expected offset back. */
-    async upload(token: string, offset: number, body: Buffer, total: number | null) {
+    async upload(token: string, proof: string | string[] | undefined, offset: number, body: Buffer, total: number | null) {
       const t = await repo.byToken(token);
       if (!t) throw notFound('Unknown or finished upload');
+      await checkLinkProof(raw, t.things_id, token, proof);
       const part = partPath(t.tenant_id, t.id);
       const have = await files.partsSize(part);
       if (offset !== have) throw new ApiError(409, 'recall.bad-upload', `Expected offset ${have}`, { details: { received: have } });
@@ -304,9 +306,10 @@ export function recallService(deps: RecallDeps, repo: RecallRepository = recallR
       return { received };
     },
 
-    async uploadStatus(token: string) {
+    async uploadStatus(token: string, proof: string | string[] | undefined) {
       const t = await repo.byToken(token);
       if (!t) throw notFound('Unknown or finished upload');
+      await checkLinkProof(raw, t.things_id, token, proof);
       return { received: await files.partsSize(partPath(t.tenant_id, t.id)) };
     },
 

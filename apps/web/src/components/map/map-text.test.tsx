@@ -1,19 +1,10 @@
 // @vitest-environment happy-dom
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { cleanup, render } from '@testing-library/react';
 import L from 'leaflet';
-import { afterEach, describe, expect, it } from 'vitest';
-import { FleetMap } from '../../features/watch/components/fleet-map.tsx';
+import { describe, expect, it } from 'vitest';
+import { expectShownAsText, PAYLOAD } from './map-text.fixtures.ts';
 import { textTooltip } from './map-text.ts';
-
-/**
- * A name on a map is text, never HTML: a device or fence named with markup shows the markup as
- * letters and adds nothing to the page (an injected `<style>` once turned the monitor screen red).
- */
-const PAYLOAD = '<style>*{background:red}</style><img src=x onerror="window.__ran=1"><b>bold</b>';
-
-afterEach(cleanup);
 
 function mapIn(): { map: L.Map; box: HTMLDivElement } {
   const box = document.createElement('div');
@@ -21,12 +12,6 @@ function mapIn(): { map: L.Map; box: HTMLDivElement } {
   box.style.height = '300px';
   document.body.append(box);
   return { map: L.map(box, { center: [30, 110], zoom: 4 }), box };
-}
-
-/** No element the payload would have made is anywhere on the page; its text is where it was shown. */
-function expectShownAsText(where: Element, text: string) {
-  expect(document.querySelectorAll('style, img, b')).toHaveLength(0);
-  expect(where.textContent).toContain(text);
 }
 
 describe('map tooltips', () => {
@@ -48,23 +33,6 @@ describe('map tooltips', () => {
     expectShownAsText(tips[0], `Fence: ${PAYLOAD}`);
     expectShownAsText(tips[1], PAYLOAD);
     map.remove();
-  });
-
-  it("the monitor screen's fleet map shows a device name as text", () => {
-    const { container } = render(
-      <FleetMap
-        tileUrl={null}
-        devices={[
-          { id: 'd1', name: PAYLOAD, online: true, fix: { ts: 0, lat: 30, lon: 110, alt: null, speed: null, heading: null, sats: null } },
-        ]}
-      />,
-    );
-    const dot = container.querySelector('path.leaflet-interactive');
-    expect(dot).not.toBeNull();
-    dot?.dispatchEvent(new MouseEvent('mouseover', { bubbles: true }));
-    const tip = container.querySelector('.leaflet-tooltip');
-    expect(tip).not.toBeNull();
-    expectShownAsText(tip as Element, PAYLOAD);
   });
 
   it('no module of the console hands Leaflet or React a string of HTML', () => {

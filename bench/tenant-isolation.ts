@@ -69,7 +69,7 @@ function bigDbc(): Buffer {
   let n = 0;
   for (let m = 0; m < 12_500; m++) {
     parts.push(`BO_ ${m + 1} MSG_${m}: 8 ECU\n`);
-    for (let s = 0; s < 16; s++) parts.push(` SG_ SIG_${n++}_X : ${s * 4}|4@1+ (0.5,-1) [-1|6.5] "unit" ECU\n`);
+    for (let s = 0; s < 16; s++) parts.push(` SG_ S${n++} : ${s * 4}|4@1+ (0.5,0) [0|7.5] "V" ECU\n`);
     parts.push('\n');
   }
   return Buffer.from(parts.join(''));
@@ -425,19 +425,25 @@ async function runLoad(load: Load, server: Server, a: Tenant, adminToken: string
       const refused = created.filter((r) => r.status !== 200).map((r) => `${r.status || r.error} ${(r.json?.code as string) ?? ''}`);
       const done = new Set<string>();
       let failed = 0;
-      // Followed for at most 60 s (the bench stays bounded); what is unfinished then is counted.
-      while (done.size < ids.length && performance.now() - t0 < 60_000) {
+      // Followed for at most 60 s (the bench stays bounded); what is unfinished then is counted and cancelled.
+      const end = t0 + 60_000;
+      while (done.size < ids.length && performance.now() < end) {
         await new Promise((r) => setTimeout(r, 1000));
-        for (const id of ids) {
-          if (done.has(id)) continue;
-          const p = await call(server, 'GET', `${base}/${id}`, a.token, undefined, 10_000);
-          if (p.json?.status === 3 || p.json?.status === 7) {
-            done.add(id);
-            if (p.json.status === 7) failed++;
-          }
-        }
+        await Promise.all(
+          ids
+            .filter((id) => !done.has(id))
+            .map(async (id) => {
+              const p = await call(server, 'GET', `${base}/${id}`, a.token, undefined, Math.max(1000, end - performance.now()));
+              if (p.json?.status === 3 || p.json?.status === 7) {
+                done.add(id);
+                if (p.json.status === 7) failed++;
+              }
+            }),
+        );
       }
-      return `${ids.length} started${refused.length ? ` (${refused.length} refused: ${[...new Set(refused)].join(', ')})` : ''}, ${done.size - failed} done, ${failed} failed, ${ids.length - done.size} unfinished, ${((performance.now() - t0) / 1000).toFixed(1)} s`;
+      const elapsed = performance.now() - t0;
+      await Promise.all(ids.filter((id) => !done.has(id)).map((id) => call(server, 'DELETE', `${base}/${id}`, a.token, undefined, 30_000)));
+      return `${ids.length} started${refused.length ? ` (${refused.length} refused: ${[...new Set(refused)].join(', ')})` : ''}, ${done.size - failed} done, ${failed} failed, ${ids.length - done.size} unfinished, ${(elapsed / 1000).toFixed(1)} s`;
     }
     case 'bomb': {
       const r = await call(server, 'POST', `${A}/things/${device}/uploads`, a.token, multipart(payload.bomb, 'bomb.log.gz'), 60_000);
@@ -464,11 +470,17 @@ interface Row {
   loadavg: number[];
 }
 
-/** Every load against one tree's server: B's probes around each, 1 s before and after. */
-async function measure(root: string, name: string): Promise<Row[]> {
-  console.log(`\n[${name}] starting the server from ${path.relative(ROOT, root) || '.'}…`);
-  const server = await startServer(root, name.replace(/\W/g, '_'));
-  const rows: Row[] = [];
+interface Running {
+  server: Server;
+  adminToken: string;
+  a: Tenant;
+  b: Tenant;
+  device: string;
+}
+
+/** A server of the tree with the two tenants, tenant A's device and (for the exports) its frames. */
+async function setUp(root: string, name: string, attempt: number): Promise<Running> {
+  const server = await startServer(root, `${name.replace(/\W/g, '_')}_${attempt}`);
   try {
     const adminToken = await login(server, 'admin', ADMIN_PASSWORD);
     const { a, b } = await tenants(server, adminToken);
@@ -491,25 +503,50 @@ async function measure(root: string, name: string): Promise<Row[]> {
       );
       console.log(`[${name}] ${EXPORT_FRAMES.toLocaleString('en-US')} frames uploaded: ${up.status} in ${(up.ms / 1000).toFixed(1)} s`);
     }
-    const probes = prober(server, b);
-    try {
-      for (const load of ['idle', ...loads] as const) {
+    return { server, adminToken, a, b, device };
+  } catch (e) {
+    await server.stop();
+    throw e;
+  }
+}
+
+/**
+ * Every load against one tree's server: B's probes around each, 1 s before and after. A server that
+ * ends during a load (out of memory, say) is noted in that load's outcome and a fresh one is set up
+ * for the next.
+ */
+async function measure(root: string, name: string): Promise<Row[]> {
+  console.log(`\n[${name}] starting the server from ${path.relative(ROOT, root) || '.'}…`);
+  const rows: Row[] = [];
+  let attempt = 0;
+  let run: Running | null = null;
+  try {
+    for (const load of ['idle', ...loads] as const) {
+      run ??= await setUp(root, name, attempt++);
+      const { server, a, b, adminToken, device } = run;
+      const probes = prober(server, b);
+      try {
         probes.start();
         await new Promise((r) => setTimeout(r, 1000));
-        const outcome = load === 'idle' ? '3 s of nothing' : await runLoad(load, server, a, adminToken, device);
+        let outcome = load === 'idle' ? '3 s of nothing' : await runLoad(load, server, a, adminToken, device);
         if (load === 'idle') await new Promise((r) => setTimeout(r, 2000));
         await new Promise((r) => setTimeout(r, 1000));
         const probed = await probes.stop();
+        if (server.child.exitCode !== null || server.child.signalCode !== null) {
+          outcome += `; the server ended (${server.child.signalCode ?? server.child.exitCode})`;
+          await server.stop();
+          run = null;
+        }
         rows.push({ load, probed, outcome, loadavg: os.loadavg() });
         console.log(
           `[${name}] ${load}: B p99 ${pct(probed.light, 99).toFixed(0)} ms, health p99 ${pct(probed.health, 99).toFixed(0)} ms — ${outcome}`,
         );
+      } finally {
+        await probes.close();
       }
-    } finally {
-      await probes.close();
     }
   } finally {
-    await server.stop();
+    await run?.server.stop();
   }
   return rows;
 }

@@ -54,7 +54,13 @@ import { workOrderModule } from './workorder/workorder.module.ts';
 export type ModuleRegistrar = (app: LoggerheadApp, ctx: AppContext) => void | Promise<void>;
 
 export const modules: ModuleRegistrar[] = [
-  (app, ctx) => healthRoutes(app, { db: () => ctx.database.ping(), broker: () => ctx.broker.isUp(), version: ctx.version }),
+  (app, ctx) =>
+    healthRoutes(app, {
+      db: () => ctx.database.ping(),
+      broker: () => ctx.broker.isUp(),
+      diskLow: () => ctx.ingest.disk.low,
+      version: ctx.version,
+    }),
   (app, ctx) => brokerRoutes(app, ctx),
   (app, ctx) => {
     controlRoutes(app, ctx.control, opLogRepository(ctx.database.raw));

@@ -4,11 +4,11 @@ import { describe, expect, it } from 'vitest';
 import type { App } from '../../lib/fastify.ts';
 import { healthRoutes } from './health.routes.ts';
 
-async function health(db: boolean, broker: boolean) {
+async function health(db: boolean, broker: boolean, diskLow = false) {
   const app = Fastify().withTypeProvider() as unknown as App;
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  healthRoutes(app, { db: async () => db, broker: () => broker, version: '9.9.9' });
+  healthRoutes(app, { db: async () => db, broker: () => broker, diskLow: () => diskLow, version: '9.9.9' });
   try {
     const res = await app.inject({ method: 'GET', url: '/v1/health' });
     return { status: res.statusCode, body: res.json() };
@@ -19,11 +19,24 @@ async function health(db: boolean, broker: boolean) {
 
 describe('GET /v1/health', () => {
   it('answers 200 ok when the database and the broker are up', async () => {
-    expect(await health(true, true)).toEqual({ status: 200, body: { status: 'ok', db: 'up', broker: 'up', version: '9.9.9' } });
+    expect(await health(true, true)).toEqual({ status: 200, body: { status: 'ok', db: 'up', broker: 'up', disk: 'ok', version: '9.9.9' } });
   });
 
   it('answers 503 degraded, naming what is down, when either is down', async () => {
-    expect(await health(false, true)).toEqual({ status: 503, body: { status: 'degraded', db: 'down', broker: 'up', version: '9.9.9' } });
-    expect(await health(true, false)).toEqual({ status: 503, body: { status: 'degraded', db: 'up', broker: 'down', version: '9.9.9' } });
+    expect(await health(false, true)).toEqual({
+      status: 503,
+      body: { status: 'degraded', db: 'down', broker: 'up', disk: 'ok', version: '9.9.9' },
+    });
+    expect(await health(true, false)).toEqual({
+      status: 503,
+      body: { status: 'degraded', db: 'up', broker: 'down', disk: 'ok', version: '9.9.9' },
+    });
+  });
+
+  it('answers 503 degraded with disk low when DATA_DIR is under its free-space watermark', async () => {
+    expect(await health(true, true, true)).toEqual({
+      status: 503,
+      body: { status: 'degraded', db: 'up', broker: 'up', disk: 'low', version: '9.9.9' },
+    });
   });
 });

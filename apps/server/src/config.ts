@@ -19,6 +19,17 @@ export interface Config {
   mqttMaxConnections: number;
   /** Where PGlite files, uploads and the lock file live (`DATA_DIR`, ./data). */
   dataDir: string;
+  /**
+   * Free space `DATA_DIR` keeps (`DISK_FREE_MIN_MB`, 256 MB): under it uplinks are refused (not
+   * acknowledged, so delivered again) and `/v1/health` says `disk: "low"`.
+   */
+  diskFreeMinBytes: number;
+  /**
+   * What a device's clock may claim (`DEVICE_CLOCK_PAST_DAYS`, 3650; `DEVICE_CLOCK_FUTURE_MINUTES`,
+   * 60): a frame batch stamped earlier or later than this around the server's time is dropped as
+   * malformed with the reason (it would otherwise make a partition of its own).
+   */
+  deviceClock: { pastDays: number; futureMinutes: number };
   /** PostgreSQL server (`DATABASE_URL`); unset = PGlite in `dataDir/pg`. `memory://` = in-memory PGlite. */
   databaseUrl: string | null;
   /**
@@ -292,6 +303,11 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     mqttPort: port(env, 'MQTT_PORT', 1883),
     mqttMaxConnections: positiveInt(env, 'MQTT_MAX_CONNECTIONS', 20_000),
     dataDir,
+    diskFreeMinBytes: positiveInt(env, 'DISK_FREE_MIN_MB', 256) * 1024 * 1024,
+    deviceClock: {
+      pastDays: positiveInt(env, 'DEVICE_CLOCK_PAST_DAYS', 3650),
+      futureMinutes: positiveInt(env, 'DEVICE_CLOCK_FUTURE_MINUTES', 60),
+    },
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:', 'memory:']),
     pgliteThread: bool(env, 'PGLITE_THREAD', true),
     mqttUrl,

@@ -4,6 +4,7 @@ import { InOrder } from '../lib/in-order.ts';
 import { isOverCeiling } from './broker.ts';
 import { deviceMayConnect, deviceMaySubscribe } from './device-acl.ts';
 import type { DeviceDirectory, DeviceIdentity } from './device-directory.ts';
+import { isStorageLow } from './disk-watch.ts';
 import { acceptMqtt5, installMqtt5Writes } from './mqtt5-shim.ts';
 import type { UplinkPipeline } from './uplink-pipeline.ts';
 
@@ -109,8 +110,9 @@ export function attachDeviceHooks(aedes: Aedes, deps: { devices: DeviceDirectory
     work.then(
       () => q.settle(pending),
       (err) => {
-        // Not stored: no PUBACK; the client is disconnected and re-sends after reconnecting.
-        log.error({ err, deviceId: device.deviceId }, 'uplink not stored');
+        // Not stored: no PUBACK; the client is disconnected and re-sends after reconnecting. A
+        // refusal for want of disk is said once by the disk watch, not for every uplink.
+        if (!isStorageLow(err)) log.error({ err, deviceId: device.deviceId }, 'uplink not stored');
         q.settle(pending, err instanceof Error ? err : new Error(String(err)));
       },
     );

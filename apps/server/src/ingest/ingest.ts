@@ -11,6 +11,7 @@ import { type Broker, embeddedBroker, externalBroker } from './broker.ts';
 import { ChunkWriter } from './chunk-writer.ts';
 import { DeviceDirectory } from './device-directory.ts';
 import { ingestDevicesRepository } from './devices.repository.ts';
+import { DiskWatch, isStorageLow } from './disk-watch.ts';
 import { DynsecAccounts } from './dynsec.ts';
 import { DatabasePersistence } from './mqtt-persistence.ts';
 import { TrafficCounter } from './traffic-counter.ts';
@@ -31,6 +32,8 @@ export interface Ingest {
   forgetDevice(deviceId: string): void;
   /** Device accounts on an external Mosquitto (`MQTT_DYNSEC`), or null. */
   accounts: DynsecAccounts | null;
+  /** The free-space watermark of `DATA_DIR`: under it uplinks are refused. */
+  disk: DiskWatch;
 }
 
 interface Log {
@@ -60,17 +63,22 @@ export async function createIngest(opts: { config: Config; database: Database; e
   const traffic = new TrafficCounter(raw, { log });
   const pipeline = new UplinkPipeline(raw, writer, devices, traffic);
   const live = new LiveHub({ events });
+  const disk = new DiskWatch(config.dataDir, config.diskFreeMinBytes, { log });
+  pipeline.assertRoom = () => disk.assertRoom();
+  pipeline.clock = config.deviceClock;
   devices.onOnlineChange = (thingsId, online) => live.publishStatus(thingsId, online);
   writer.on('committed', (chunks) => {
     for (const c of chunks) live.publishChunk(c.thingsId, c.data);
   });
 
   const starting = async () => {
+    disk.start();
     devices.start();
     live.start();
     traffic.start();
   };
   const closing = async () => {
+    disk.stop();
     await writer.close();
     await devices.stop();
     live.stop();
@@ -93,7 +101,10 @@ export async function createIngest(opts: { config: Config; database: Database; e
       },
       connections: 4,
       onMessage: (topic, payload) => pipeline.handleTopic(topic, payload),
-      onError: (err, topic) => log.error({ err, topic }, 'uplink not stored'),
+      // Refused for want of disk: said once by the watch, not for every uplink.
+      onError: (err, topic) => {
+        if (!isStorageLow(err)) log.error({ err, topic }, 'uplink not stored');
+      },
       onResubscribe: (connection, reason, err) => {
         if (err) log.warn({ err, connection, reason }, 'external broker: subscription not renewed');
         else if (reason === 'reconnect') log.info({ connection }, 'external broker: reconnected and subscribed again');
@@ -147,6 +158,7 @@ export async function createIngest(opts: { config: Config; database: Database; e
     live,
     traffic,
     accounts,
+    disk,
     forgetDevice(deviceId) {
       devices.forget(deviceId);
       accounts?.sync(deviceId).catch((err) => log.error({ err, deviceId }, 'device account not updated on the broker'));

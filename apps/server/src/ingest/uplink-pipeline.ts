@@ -82,7 +82,17 @@ export class UplinkPipeline {
     return this.handle(d, t.kind, topic, payload);
   }
 
+  /**
+   * What a device's clock may claim around the server's time (`DEVICE_CLOCK_PAST_DAYS`,
+   * `DEVICE_CLOCK_FUTURE_MINUTES`): a batch stamped outside it is malformed.
+   */
+  clock = { pastDays: 3650, futureMinutes: 60 };
+
+  /** Throws while uplinks may not be stored (the disk watermark): the uplink is then not acknowledged. */
+  assertRoom: () => void = () => {};
+
   async handle(d: DeviceIdentity, kind: string, topic: string, payload: Uint8Array): Promise<UplinkResult> {
+    this.assertRoom();
     const sub = parseChildKind(kind);
     if (sub) {
       // A gateway forwarding a child's uplink (docs/device-protocol.md): stored as the child's own,
@@ -105,6 +115,19 @@ export class UplinkPipeline {
     return r;
   }
 
+  /** Why a batch's times are outside the clock window, or null when they are inside it. */
+  private outsideClockWindow(startUs: number, endUs: number): string | null {
+    const nowUs = Date.now() * 1000;
+    const earliest = nowUs - this.clock.pastDays * 86_400_000_000;
+    const latest = nowUs + this.clock.futureMinutes * 60_000_000;
+    const iso = (us: number) => new Date(Math.floor(us / 1000)).toISOString();
+    if (startUs < earliest)
+      return `frames stamped ${iso(startUs)}, more than ${this.clock.pastDays} days before the server's time (DEVICE_CLOCK_PAST_DAYS): is the device's clock set?`;
+    if (endUs > latest)
+      return `frames stamped ${iso(endUs)}, more than ${this.clock.futureMinutes} minutes after the server's time (DEVICE_CLOCK_FUTURE_MINUTES): is the device's clock set?`;
+    return null;
+  }
+
   private async store(d: DeviceIdentity, kind: string, topic: string, payload: Uint8Array, frames: { n: number }): Promise<UplinkResult> {
     if (!isUplink(kind)) {
       this.devices.malformedUplink(d, topic, 'unknown uplink topic');
@@ -115,6 +138,11 @@ export class UplinkPipeline {
         const info = checkBatch(payload);
         if (typeof info === 'string') {
           this.devices.malformedUplink(d, topic, info);
+          return 'malformed';
+        }
+        const skew = this.outsideClockWindow(info.timeStart, info.timeEnd);
+        if (skew) {
+          this.devices.malformedUplink(d, topic, skew);
           return 'malformed';
         }
         // Copy: the MQTT buffer may be a view into a larger socket buffer.

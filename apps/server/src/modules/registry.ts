@@ -62,6 +62,7 @@ export const modules: ModuleRegistrar[] = [
       db: () => ctx.database.ping(),
       broker: () => ctx.broker.isUp(),
       accounts: () => ctx.ingest.accounts?.state() ?? null,
+      diskLow: () => ctx.ingest.disk.low,
       version: ctx.version,
       lag: () => lag.report(),
     });

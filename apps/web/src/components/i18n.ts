@@ -30,6 +30,7 @@ export default defineCatalogue({
     'common.announcement.label': '公告',
     'common.announcement.close': '关闭',
     'common.announcement.neverShow': '不再显示',
+    'common.storage.low': '服务器磁盘空间不足（DISK_FREE_MIN_MB）：暂停接收设备上传，设备会保留数据并在空间释放后重新发送',
     'common.upgrade.version': '版本',
     'common.upgrade.window': '维护时间',
     'common.upgrade.changes': '更新内容',
@@ -66,6 +67,8 @@ export default defineCatalogue({
     'common.announcement.label': 'Notice',
     'common.announcement.close': 'Close',
     'common.announcement.neverShow': 'Do not show again',
+    'common.storage.low':
+      "The server's disk is almost full (DISK_FREE_MIN_MB): device uplinks are refused; loggers keep their data and send it again once space is freed",
     'common.upgrade.version': 'Version',
     'common.upgrade.window': 'Maintenance window',
     'common.upgrade.changes': 'What changes',

@@ -2,6 +2,7 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type UIMatch, useMatches } from 'react-router';
 import { AnnouncementBar } from '../../components/notices/announcement-bar.tsx';
+import { StorageAlarm, useServerHealth } from '../../components/notices/storage-alarm.tsx';
 import { UpgradeNoticeDialog } from '../../components/notices/upgrade-notice-dialog.tsx';
 import { useSession } from '../../session/use-session.ts';
 import { containerPath, titleKeyOf } from '../page-titles.ts';
@@ -23,6 +24,7 @@ export function AppLayout() {
   const [capacityRequest, setCapacityRequest] = useState(false);
   const [capacityAsked, setCapacityAsked] = useState(false);
   const { notice, upgrade, close, neverShow } = useNotices(session.userId);
+  const health = useServerHealth();
   const brand = session.customization.systemName || session.config?.cloudname || t('common.brand.default');
 
   // Spec §1: the browser title names the page, then the tenant's system name or the platform name.
@@ -48,6 +50,7 @@ export function AppLayout() {
         <AnnouncementBar notice={notice} onClose={() => notice && close(notice.id)} onNeverShow={() => notice && neverShow(notice)} />
       </header>
       <main className="lh-content">
+        <StorageAlarm health={health} />
         <PageOutlet role={session.role} settled={session.settled} menus={session.menus} />
       </main>
       <AppFooter customization={session.customization} links={session.links} />

@@ -250,7 +250,7 @@ export function containedCommand(
   // As root, no user namespace (it would map the worker to root outside): setpriv drops to the
   // worker's own user below. Otherwise a user namespace maps it to nobody, without capabilities.
   if (root) args.push('--unshare-ipc', '--unshare-pid', '--unshare-net', '--unshare-uts', '--unshare-cgroup-try');
-  else args.push('--unshare-all', '--uid', '65534', '--gid', '65534', '--disable-userns', '--cap-drop', 'ALL');
+  else args.push('--unshare-all', '--unshare-user', '--uid', '65534', '--gid', '65534', '--disable-userns', '--cap-drop', 'ALL');
   const bound = new Set<string>();
   const made = new Set<string>();
   const bind = (from: string, to = from) => {
@@ -292,6 +292,9 @@ export function containedCommand(
     '/tmp',
     '--chdir',
     '/tmp',
+    // The sandbox's own root (where the bound paths hang) read-only too: /tmp is the one writable place.
+    '--remount-ro',
+    '/',
   );
   // Two malloc arenas: glibc's default (64 MB of address space per thread's arena) would spend the
   // address-space limit below on reservations the JVM never uses.
@@ -330,7 +333,7 @@ function probeIsolation(iso: Isolation): string | null {
   const root = iso.setpriv !== null;
   const args = ['--die-with-parent'];
   if (root) args.push('--unshare-ipc', '--unshare-pid', '--unshare-net', '--unshare-uts', '--unshare-cgroup-try');
-  else args.push('--unshare-all', '--uid', '65534', '--gid', '65534', '--disable-userns', '--cap-drop', 'ALL');
+  else args.push('--unshare-all', '--unshare-user', '--uid', '65534', '--gid', '65534', '--disable-userns', '--cap-drop', 'ALL');
   for (const top of ['/lib', '/lib64']) {
     try {
       if (fs.lstatSync(top).isSymbolicLink()) args.push('--symlink', fs.readlinkSync(top), top);

@@ -165,6 +165,17 @@ describe('the escape corpus: each attempt is refused or harmless', () => {
     expect(all).not.toMatch(/root:x:0:0|SECRETS_KEY|DATABASE_URL/);
   });
 
+  it('tells a failure without calling an object the script made (its toString would run the script)', async () => {
+    const { done, report } = await dryRun("def x = [toString: { -> 'FROM-THE-SCRIPT' }] as Comparable\n1.nope(x)");
+    expect(done).toMatchObject({ state: 'analyzed', verdict: 'error' });
+    // Refused where the JVM's security manager forbids the proxy; else the missing method, named by classes only.
+    if (report.error?.kind === 'script')
+      expect(report.error.message).toMatch(/^MissingMethodException: no method nope\(\S*Proxy\S*\) of java\.lang\.Integer$/);
+    else expect(report.error?.kind).toBe('forbidden');
+    expect(report.error?.message).not.toContain('FROM-THE-SCRIPT');
+    expect(report.log).not.toContain('FROM-THE-SCRIPT');
+  });
+
   it('still runs ordinary scripts: calls, properties, subscripts, operators and closures', async () => {
     const script = [
       "def s = signal('Value')",
@@ -328,6 +339,7 @@ describe('refusing to run scripts where the worker cannot be contained', () => {
     expect(runtime.status()).toMatchObject({
       state: 'unavailable',
       reason: expect.stringMatching(/bubblewrap \(bwrap\) is not installed/),
+      enable_command: 'apt-get install -y bubblewrap',
     });
     await expect(runtime.validate('log(1)')).rejects.toMatchObject({ unavailable: true, code: 'test.isolation-unavailable' });
     await runtime.close();

@@ -162,6 +162,9 @@ export interface ContainLimits {
   cpuSeconds: number;
 }
 
+/** What installs the containment (the status shows it when that is what is missing). */
+export const SANDBOX_ENABLE_COMMAND = 'apt-get install -y bubblewrap';
+
 /** The default host user of contained workers when the server runs as root: used by nothing else. */
 export const SANDBOX_UID = 64930;
 
@@ -169,7 +172,7 @@ export const SANDBOX_UID = 64930;
 export function locateIsolation(env: NodeJS.ProcessEnv = process.env, uid = SANDBOX_UID): Isolation | { reason: string } {
   const find = (cmd: string) => which(cmd, env);
   const bwrap = find('bwrap');
-  if (!bwrap) return { reason: 'bubblewrap (bwrap) is not installed: apt-get install -y bubblewrap' };
+  if (!bwrap) return { reason: `bubblewrap (bwrap) is not installed: ${SANDBOX_ENABLE_COMMAND}` };
   const prlimit = find('prlimit');
   if (!prlimit) return { reason: 'prlimit is not installed: apt-get install -y util-linux' };
   const root = process.getuid?.() === 0;
@@ -704,7 +707,7 @@ export class GroovyRuntime {
           ? 'available'
           : 'starting',
       reason: unavailable ? (this.failure ?? ('reason' in this.inst ? this.inst.reason : this.isolationProblem())) : null,
-      enable_command: GROOVY_ENABLE_COMMAND,
+      enable_command: unavailable && this.isolationProblem() ? SANDBOX_ENABLE_COMMAND : GROOVY_ENABLE_COMMAND,
       groovy_version: this.lastInfo?.groovy ?? null,
       java_version: this.lastInfo?.java ?? null,
       workers: {

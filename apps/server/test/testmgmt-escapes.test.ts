@@ -165,6 +165,17 @@ describe('the escape corpus: each attempt is refused or harmless', () => {
     expect(all).not.toMatch(/root:x:0:0|SECRETS_KEY|DATABASE_URL/);
   });
 
+  it('tells a failure without calling an object the script made (its toString would run the script)', async () => {
+    const { done, report } = await dryRun("def x = [toString: { -> 'FROM-THE-SCRIPT' }] as Comparable\n1.nope(x)");
+    expect(done).toMatchObject({ state: 'analyzed', verdict: 'error' });
+    // Refused where the JVM's security manager forbids the proxy; else the missing method, named by classes only.
+    if (report.error?.kind === 'script')
+      expect(report.error.message).toMatch(/^MissingMethodException: no method nope\(\S*Proxy\S*\) of java\.lang\.Integer$/);
+    else expect(report.error?.kind).toBe('forbidden');
+    expect(report.error?.message).not.toContain('FROM-THE-SCRIPT');
+    expect(report.log).not.toContain('FROM-THE-SCRIPT');
+  });
+
   it('still runs ordinary scripts: calls, properties, subscripts, operators and closures', async () => {
     const script = [
       "def s = signal('Value')",
@@ -222,12 +233,19 @@ describe('the operating system contains the worker JVM', () => {
     await new Promise((r) => listener?.close(r));
   });
 
-  it('leaves code that runs in the worker JVM on purpose no file, environment, process or socket of the server', async () => {
-    // Plain Groovy, no sandbox of the language: only the operating system stands in its way.
-    const probe = path.join(dir, 'probe.groovy');
-    fs.writeFileSync(
-      probe,
-      `import groovy.json.JsonOutput
+  // As root the worker drops to a user of its own (setpriv); as any other user, bubblewrap maps it to
+  // nobody in a user namespace. Both ways are tried here (the second as if the server were not root).
+  it.each([
+    ['its own user (the server runs as root)', () => iso],
+    ['a user namespace (the server runs as another user)', () => ({ ...iso, setpriv: null })],
+  ])(
+    'leaves code that runs in the worker JVM on purpose no file, environment, process or socket of the server: %s',
+    async (_how, isolation) => {
+      // Plain Groovy, no sandbox of the language: only the operating system stands in its way.
+      const probe = path.join(dir, 'probe.groovy');
+      fs.writeFileSync(
+        probe,
+        `import groovy.json.JsonOutput
 def tries = [:]
 def attempt = { String name, Closure c -> try { tries[name] = 'ok: ' + c() } catch (Throwable e) { tries[name] = 'refused: ' + e.class.name } }
 attempt('secret') { new File(args[0]).text }
@@ -249,56 +267,57 @@ println JsonOutput.toJson([
   root: new File('/').list().sort(),
 ])
 `,
-    );
-    const serverCode = path.resolve(import.meta.dirname, '../package.json');
-    const c = containedCommand(
-      inst,
-      iso,
-      { heapMb: 64, cpuSeconds: 60 },
-      ['-Xmx64m', '-XX:+UseSerialGC', '-XX:TieredStopAtLevel=1', '-XX:CompressedClassSpaceSize=64m', '-XX:ReservedCodeCacheSize=48m'],
-      probe,
-      [secretFile, serverCode, String(process.pid), String(port)],
-    );
-    // Handed the server's whole environment: the sandbox must still start from an empty one.
-    const child = spawn(c.command, c.args, { env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    const code = await new Promise<number | null>((r) => child.on('exit', r));
-    expect(code, err).toBe(0);
-    const seen = JSON.parse(out.trim().split('\n').pop() ?? '{}') as {
-      tries: Record<string, string>;
-      env: Record<string, string>;
-      uid: number;
-      caps: string;
-      pids: number[];
-      root: string[];
-    };
-    expect(seen.tries).toEqual({
-      secret: 'refused: java.io.FileNotFoundException',
-      'server code': 'refused: java.io.FileNotFoundException',
-      passwd: 'refused: java.io.FileNotFoundException',
-      'server environ': 'refused: java.io.FileNotFoundException',
-      'loopback socket': 'refused: java.net.ConnectException',
-      'outside address': expect.stringMatching(/^refused: java\.net\.(ConnectException|NoRouteToHostException|SocketException)$/),
-      process: 'refused: java.io.IOException',
-      'write outside /tmp': 'refused: java.io.FileNotFoundException',
-      'write in /tmp': 'ok: written',
-    });
-    expect(Object.keys(seen.env).sort()).toEqual(['HOME', 'LANG', 'MALLOC_ARENA_MAX', 'PWD']);
-    expect(JSON.stringify(seen.env)).not.toContain(MARKER);
-    expect(seen.uid).not.toBe(0);
-    expect(seen.uid).not.toBe(process.getuid?.());
-    expect(seen.caps).toBe('0000000000000000');
-    // A process namespace of its own: the sandbox's init and the JVM, none of the host's.
-    expect(seen.pids.length).toBeLessThanOrEqual(4);
-    expect(Math.max(...seen.pids)).toBeLessThan(10);
-    expect(seen.root).toEqual(expect.arrayContaining(['sandbox', 'tmp', 'usr']));
-    expect(seen.root).not.toContain('work');
-    expect(seen.root).not.toContain('home');
-    expect(seen.root).not.toContain('root');
-  });
+      );
+      const serverCode = path.resolve(import.meta.dirname, '../package.json');
+      const c = containedCommand(
+        inst,
+        isolation(),
+        { heapMb: 64, cpuSeconds: 60 },
+        ['-Xmx64m', '-XX:+UseSerialGC', '-XX:TieredStopAtLevel=1', '-XX:CompressedClassSpaceSize=64m', '-XX:ReservedCodeCacheSize=48m'],
+        probe,
+        [secretFile, serverCode, String(process.pid), String(port)],
+      );
+      // Handed the server's whole environment: the sandbox must still start from an empty one.
+      const child = spawn(c.command, c.args, { env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (d) => (out += d));
+      child.stderr.on('data', (d) => (err += d));
+      const code = await new Promise<number | null>((r) => child.on('exit', r));
+      expect(code, err).toBe(0);
+      const seen = JSON.parse(out.trim().split('\n').pop() ?? '{}') as {
+        tries: Record<string, string>;
+        env: Record<string, string>;
+        uid: number;
+        caps: string;
+        pids: number[];
+        root: string[];
+      };
+      expect(seen.tries).toEqual({
+        secret: 'refused: java.io.FileNotFoundException',
+        'server code': 'refused: java.io.FileNotFoundException',
+        passwd: 'refused: java.io.FileNotFoundException',
+        'server environ': 'refused: java.io.FileNotFoundException',
+        'loopback socket': 'refused: java.net.ConnectException',
+        'outside address': expect.stringMatching(/^refused: java\.net\.(ConnectException|NoRouteToHostException|SocketException)$/),
+        process: 'refused: java.io.IOException',
+        'write outside /tmp': 'refused: java.io.FileNotFoundException',
+        'write in /tmp': 'ok: written',
+      });
+      expect(Object.keys(seen.env).sort()).toEqual(['HOME', 'LANG', 'MALLOC_ARENA_MAX', 'PWD']);
+      expect(JSON.stringify(seen.env)).not.toContain(MARKER);
+      expect(seen.uid).not.toBe(0);
+      expect(seen.uid).not.toBe(process.getuid?.());
+      expect(seen.caps).toBe('0000000000000000');
+      // A process namespace of its own: the sandbox's init and the JVM, none of the host's.
+      expect(seen.pids.length).toBeLessThanOrEqual(4);
+      expect(Math.max(...seen.pids)).toBeLessThan(10);
+      expect(seen.root).toEqual(expect.arrayContaining(['sandbox', 'tmp', 'usr']));
+      expect(seen.root).not.toContain('work');
+      expect(seen.root).not.toContain('home');
+      expect(seen.root).not.toContain('root');
+    },
+  );
 });
 
 describe('refusing to run scripts where the worker cannot be contained', () => {
@@ -320,6 +339,7 @@ describe('refusing to run scripts where the worker cannot be contained', () => {
     expect(runtime.status()).toMatchObject({
       state: 'unavailable',
       reason: expect.stringMatching(/bubblewrap \(bwrap\) is not installed/),
+      enable_command: 'apt-get install -y bubblewrap',
     });
     await expect(runtime.validate('log(1)')).rejects.toMatchObject({ unavailable: true, code: 'test.isolation-unavailable' });
     await runtime.close();

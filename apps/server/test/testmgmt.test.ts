@@ -433,9 +433,17 @@ describe('settings', () => {
       outputKb: 1024,
       maxFrames: 200_000,
       warm: true,
+      sandbox: 'bwrap',
+      sandboxUid: 64930,
     });
     expect(loadConfig({ GROOVY_WORKERS: '0', GROOVY_WARM: 'off' }, '/srv').groovy).toMatchObject({ workers: 0, warm: false });
     expect(() => loadConfig({ GROOVY_HEAP_MB: 'lots' }, '/srv')).toThrow(/^GROOVY_HEAP_MB: /);
+    // The containment is on unless switched off by name; anything else is a mistake, not "off".
+    expect(loadConfig({ GROOVY_SANDBOX: 'off', GROOVY_SANDBOX_UID: '65000' }, '/srv').groovy).toMatchObject({
+      sandbox: 'off',
+      sandboxUid: 65000,
+    });
+    expect(() => loadConfig({ GROOVY_SANDBOX: 'false' }, '/srv')).toThrow(/^GROOVY_SANDBOX: expected bwrap or off/);
   });
 });
 

@@ -162,6 +162,9 @@ export interface ContainLimits {
   cpuSeconds: number;
 }
 
+/** What installs the containment (the status shows it when that is what is missing). */
+export const SANDBOX_ENABLE_COMMAND = 'apt-get install -y bubblewrap';
+
 /** The default host user of contained workers when the server runs as root: used by nothing else. */
 export const SANDBOX_UID = 64930;
 
@@ -169,7 +172,7 @@ export const SANDBOX_UID = 64930;
 export function locateIsolation(env: NodeJS.ProcessEnv = process.env, uid = SANDBOX_UID): Isolation | { reason: string } {
   const find = (cmd: string) => which(cmd, env);
   const bwrap = find('bwrap');
-  if (!bwrap) return { reason: 'bubblewrap (bwrap) is not installed: apt-get install -y bubblewrap' };
+  if (!bwrap) return { reason: `bubblewrap (bwrap) is not installed: ${SANDBOX_ENABLE_COMMAND}` };
   const prlimit = find('prlimit');
   if (!prlimit) return { reason: 'prlimit is not installed: apt-get install -y util-linux' };
   const root = process.getuid?.() === 0;
@@ -250,7 +253,7 @@ export function containedCommand(
   // As root, no user namespace (it would map the worker to root outside): setpriv drops to the
   // worker's own user below. Otherwise a user namespace maps it to nobody, without capabilities.
   if (root) args.push('--unshare-ipc', '--unshare-pid', '--unshare-net', '--unshare-uts', '--unshare-cgroup-try');
-  else args.push('--unshare-all', '--uid', '65534', '--gid', '65534', '--disable-userns', '--cap-drop', 'ALL');
+  else args.push('--unshare-all', '--unshare-user', '--uid', '65534', '--gid', '65534', '--disable-userns', '--cap-drop', 'ALL');
   const bound = new Set<string>();
   const made = new Set<string>();
   const bind = (from: string, to = from) => {
@@ -292,6 +295,9 @@ export function containedCommand(
     '/tmp',
     '--chdir',
     '/tmp',
+    // The sandbox's own root (where the bound paths hang) read-only too: /tmp is the one writable place.
+    '--remount-ro',
+    '/',
   );
   // Two malloc arenas: glibc's default (64 MB of address space per thread's arena) would spend the
   // address-space limit below on reservations the JVM never uses.
@@ -330,7 +336,7 @@ function probeIsolation(iso: Isolation): string | null {
   const root = iso.setpriv !== null;
   const args = ['--die-with-parent'];
   if (root) args.push('--unshare-ipc', '--unshare-pid', '--unshare-net', '--unshare-uts', '--unshare-cgroup-try');
-  else args.push('--unshare-all', '--uid', '65534', '--gid', '65534', '--disable-userns', '--cap-drop', 'ALL');
+  else args.push('--unshare-all', '--unshare-user', '--uid', '65534', '--gid', '65534', '--disable-userns', '--cap-drop', 'ALL');
   for (const top of ['/lib', '/lib64']) {
     try {
       if (fs.lstatSync(top).isSymbolicLink()) args.push('--symlink', fs.readlinkSync(top), top);
@@ -701,7 +707,7 @@ export class GroovyRuntime {
           ? 'available'
           : 'starting',
       reason: unavailable ? (this.failure ?? ('reason' in this.inst ? this.inst.reason : this.isolationProblem())) : null,
-      enable_command: GROOVY_ENABLE_COMMAND,
+      enable_command: unavailable && this.isolationProblem() ? SANDBOX_ENABLE_COMMAND : GROOVY_ENABLE_COMMAND,
       groovy_version: this.lastInfo?.groovy ?? null,
       java_version: this.lastInfo?.java ?? null,
       workers: {

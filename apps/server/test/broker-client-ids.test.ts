@@ -251,6 +251,28 @@ describe('client ids bound to device accounts on Mosquitto with dynamic security
     expect(await accounts().reconcile()).toEqual({ created: 0, rekeyed: 0, repaired: 0, removed: 0 });
   });
 
+  it("leaves alone the accounts it did not make: an operator's, another deployment's devices on the same broker", async () => {
+    const foreignDevice = 'EEEEEEEEEEEEEEEE0001';
+    const made = await control([
+      { command: 'createRole', rolename: `loggerhead-device-${foreignDevice}` },
+      {
+        command: 'createClient',
+        username: foreignDevice,
+        clientid: foreignDevice,
+        password: 'another-deployment-key',
+        roles: [{ rolename: `loggerhead-device-${foreignDevice}` }],
+      },
+      { command: 'createClient', username: 'operator-tool', password: 'Operator-Pass-1234' },
+    ]);
+    expect(made.responses.map((r) => r.error ?? 'ok')).toEqual(['ok', 'ok', 'ok']);
+    expect(await accounts().reconcile()).toEqual({ created: 0, rekeyed: 0, repaired: 0, removed: 0 });
+    const still = await control([
+      { command: 'getClient', username: foreignDevice },
+      { command: 'getClient', username: 'operator-tool' },
+    ]);
+    expect(still.responses.map((r) => r.error ?? 'ok')).toEqual(['ok', 'ok']);
+  });
+
   it('puts back with the stored keys the accounts a broker lost, at the reconciliation and when the broker comes back', async () => {
     // Deleted on the broker behind the server's back: the database still says they were given.
     await control([{ command: 'deleteClient', username: a1.third_things_id }]);

@@ -99,8 +99,8 @@ interface Log {
  * session. A reconciliation at start, at each reconnect to the broker and every few minutes (once
  * across the server copies, app.ts) reads what the broker holds (`listClients`) and puts back what it
  * lacks: a broker that lost its accounts gets them again with the stored keys. The table
- * `broker_accounts` holds which devices this server gave the broker: only those clients, and
- * clients carrying a device role of this server, are ever deleted; the operator's own stay.
+ * `broker_accounts` holds which devices this server gave the broker: only those clients are ever
+ * deleted; the operator's own, and another deployment's on the same broker, stay.
  */
 export class DynsecAccounts {
   private client: MqttClient | null = null;
@@ -292,22 +292,15 @@ export class DynsecAccounts {
     for (const d of devices) {
       const had = synced.get(d.device_id) ?? null;
       synced.delete(d.device_id);
-      const client = held.get(d.device_id) ?? null;
-      held.delete(d.device_id);
-      const done = await this.put(d.device_id, d.things_key, client, had);
+      const done = await this.put(d.device_id, d.things_key, held.get(d.device_id) ?? null, had);
       if (done !== 'kept') out[done]++;
     }
-    // Gone from the database: the clients this server made (recorded, or carrying its device role).
+    // Gone from the database: the clients this server recorded making. Others are left alone, the
+    // operator's and those of another deployment sharing the broker (their devices are not in this database).
     for (const gone of synced.keys()) {
-      held.delete(gone);
       await this.remove(gone);
       out.removed++;
     }
-    for (const c of held.values())
-      if ((c.roles ?? []).some((r) => r.rolename === deviceRole(c.username))) {
-        await this.remove(c.username);
-        out.removed++;
-      }
     if (out.created) this.opts.log.warn(out, 'device accounts missing on the broker were created with their stored keys');
     else if (out.rekeyed || out.repaired || out.removed) this.opts.log.info(out, 'device accounts reconciled on the broker');
     return out;

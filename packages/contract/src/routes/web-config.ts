@@ -24,13 +24,14 @@ export const WebDeployLogSchema = z.object({
 /** A file of a console version, as uploaded (`bytes` -1 and no digest for versions uploaded before the list was kept). */
 export const WebFileSchema = z.object({ path: z.string(), bytes: z.number().int(), sha256: z.string() });
 /**
- * What releasing a version would serve (decision 0206): its files, who uploaded it, and its
- * index.html line by line against the one served now (`served` null: the console built with the server).
+ * What releasing a version would serve (decision 0206): its files, each against the files served
+ * now (`change` null when those are not known), who uploaded it, and its index.html line by line
+ * against the one served now (`served` null: the console built with the server).
  */
 export const WebReleaseReviewSchema = z.object({
   version: WebVersionSchema,
   uploaded_by: z.object({ username: z.string(), role: z.enum(['manager', 'web-deploy']) }).nullable(),
-  files: z.array(WebFileSchema),
+  files: z.array(WebFileSchema.extend({ change: z.enum(['added', 'changed', 'same']).nullable() })),
   served: z.object({ version: z.string() }).nullable(),
   index_diff: z.array(z.object({ op: z.enum(['=', '+', '-']), line: z.string() })),
 });

@@ -29,6 +29,8 @@ const MIME: Record<string, string> = {
 };
 export const mimeOf = (file: string) => MIME[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
 
+const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+
 /** The deploy log's name for the console built with the server. */
 const BUILT_IN = '(built-in)';
 
@@ -86,6 +88,21 @@ export function webVersionsService(deps: WebVersionsDeps) {
     if (!r) throw ApiError.of('web.version-not-found');
     return r;
   }
+  /** The SHA-256 of each file served now (a released version's manifest, or the built console's files); null when unknown. */
+  async function servedDigests(served: WebVersionRow | null): Promise<Map<string, string> | null> {
+    if (served) return served.manifest ? new Map(served.manifest.map((f) => [f.path, f.sha256])) : null;
+    if (!deps.webDir) return null;
+    const root = deps.webDir;
+    const entries = await fs.promises.readdir(root, { recursive: true, withFileTypes: true }).catch(() => null);
+    if (!entries) return null;
+    const out = new Map<string, string>();
+    for (const e of entries) {
+      if (!e.isFile()) continue;
+      const full = path.join(e.parentPath, e.name);
+      out.set(path.relative(root, full).split(path.sep).join('/'), sha256(await fs.promises.readFile(full)));
+    }
+    return out;
+  }
   async function dropFiles(id: string) {
     for (const k of await files.list(id)) await files.remove(k.startsWith(`${id}/`) ? k : `${id}/${k}`);
   }
@@ -121,7 +138,7 @@ export function webVersionsService(deps: WebVersionsDeps) {
       const manifest: WebFile[] = [];
       for (const [p, b] of unpacked) {
         bytes += b.length;
-        manifest.push({ path: p, bytes: b.length, sha256: createHash('sha256').update(b).digest('hex') });
+        manifest.push({ path: p, bytes: b.length, sha256: sha256(b) });
       }
       manifest.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
       const id = await repo.insert({
@@ -156,6 +173,9 @@ export function webVersionsService(deps: WebVersionsDeps) {
         (await files.list(id)).map((k) => ({ path: k.startsWith(`${id}/`) ? k.slice(id.length + 1) : k, bytes: -1, sha256: '' }));
       const candidate = ((await files.get(`${id}/index.html`)) ?? Buffer.alloc(0)).toString('utf8');
       const served = cur ? await repo.get(cur) : null;
+      const before = await servedDigests(served);
+      const change = (f: WebFile): 'added' | 'changed' | 'same' | null =>
+        !before || !f.sha256 ? null : !before.has(f.path) ? 'added' : before.get(f.path) === f.sha256 ? 'same' : 'changed';
       const servedIndex = served
         ? ((await files.get(`${served.id}/index.html`)) ?? Buffer.alloc(0)).toString('utf8')
         : deps.webDir
@@ -164,7 +184,7 @@ export function webVersionsService(deps: WebVersionsDeps) {
       return {
         version: view(r, cur),
         uploaded_by: await repo.uploader(id),
-        files: list,
+        files: list.map((f) => ({ ...f, change: change(f) })),
         served: served ? { version: served.version } : null,
         index_diff: lineDiff(servedIndex, candidate),
       };

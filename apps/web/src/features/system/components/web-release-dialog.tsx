@@ -1,7 +1,7 @@
 import { LockOutlined } from '@ant-design/icons';
 import type { RouteResponse, Routes } from '@loggerhead/contract/routes/index.ts';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { Alert, Descriptions, Form, Input, Modal, Table, Typography } from 'antd';
+import { Alert, Descriptions, Form, Input, Modal, Table, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../../api/error-funnel.ts';
 import { formatBytes } from '../../../lib/format.ts';
@@ -11,6 +11,7 @@ type Version = RouteResponse<typeof Routes.webConfig.versions>[number];
 type Review = RouteResponse<typeof Routes.webConfig.reviewVersion>;
 
 const DIFF_COLOR = { '+': '#e6ffec', '-': '#ffebe9', '=': 'transparent' } as const;
+const CHANGE_COLOR = { added: 'green', changed: 'orange', same: 'default' } as const;
 
 /**
  * Releasing a console version (decision 0206): whoever changes the console's code holds every
@@ -83,6 +84,13 @@ export function WebReleaseDialog({
               dataSource={r.files}
               columns={[
                 { title: t('system.deploy.filePath'), dataIndex: 'path' },
+                {
+                  title: t('system.deploy.fileChange'),
+                  dataIndex: 'change',
+                  width: 100,
+                  render: (c: Review['files'][number]['change']) =>
+                    c ? <Tag color={CHANGE_COLOR[c]}>{t(`system.deploy.change.${c}`)}</Tag> : '—',
+                },
                 {
                   title: t('system.deploy.fileSize'),
                   dataIndex: 'bytes',

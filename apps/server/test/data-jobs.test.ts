@@ -27,7 +27,9 @@ function multipart(name: string, bytes: Uint8Array) {
 }
 
 const frames = () =>
-  Array.from({ length: FRAMES }, (_, i) => makeFrame({ ts: T0_US + i * 1000, id: 0x100 + (i % 50), data: Uint8Array.of(i & 255, 1, 2, 3, 4, 5, 6, 7) }));
+  Array.from({ length: FRAMES }, (_, i) =>
+    makeFrame({ ts: T0_US + i * 1000, id: 0x100 + (i % 50), data: Uint8Array.of(i & 255, 1, 2, 3, 4, 5, 6, 7) }),
+  );
 
 describe('data jobs of a tenant', () => {
   let t: TestApp;

@@ -32,6 +32,8 @@ export const PACKAGE_DEFAULTS = {
   rule_capacity: 20,
   max_batch_recall_size: 10,
   quick_delete_things_num: 0,
+  /** Exports and log uploads (and imports of recalled logs) the tenant runs at once (decision 0205). */
+  concurrent_data_jobs: 3,
 } as const satisfies Record<string, number | null>;
 
 export type PackageNumberField = keyof typeof PACKAGE_DEFAULTS;
@@ -72,6 +74,7 @@ export const QUOTA_RESOURCES = [
   'quick_delete_things_num',
   'max_batch_recall_size',
   'maximum_total_number_documents_stored',
+  'concurrent_data_jobs',
 ] as const satisfies readonly PackageNumberField[];
 export type QuotaResource = (typeof QUOTA_RESOURCES)[number];
 

@@ -77,7 +77,9 @@ export async function remoteModule(app: LoggerheadApp, ctx: AppContext) {
 
   commandRoutes(app, commands);
   await configRoutes(app, configService(ctx.database.raw, commands));
-  const uploads = uploadsService(ctx.database.raw, ctx.ingest.writer, ctx.ingest.devices, ctx.config.maxUploadBytes * 4);
+  const uploads = uploadsService(ctx.database.raw, ctx.ingest.writer, ctx.ingest.devices, ctx.config.maxUploadBytes * 4, (tenantId) =>
+    ctx.quota.limit(tenantId, 'concurrent_data_jobs'),
+  );
   const recall = recallService({
     raw: ctx.database.raw,
     commands,

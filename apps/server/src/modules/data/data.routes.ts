@@ -17,7 +17,14 @@ import { sweepRetention } from './retention.job.ts';
 import { uploadsService } from './uploads.service.ts';
 
 const R = Routes.data;
-const errors = { 400: ErrorResponseSchema, 403: ErrorResponseSchema, 404: ErrorResponseSchema, 409: ErrorResponseSchema };
+const errors = {
+  400: ErrorResponseSchema,
+  403: ErrorResponseSchema,
+  404: ErrorResponseSchema,
+  409: ErrorResponseSchema,
+  413: ErrorResponseSchema,
+  429: ErrorResponseSchema,
+};
 const tags = ['data'];
 const withErrors = { tags, errors };
 const auth = (req: { auth: FastifyRequest['auth']; params: { tenant_id: string } }) =>
@@ -29,9 +36,10 @@ export function dataRoutes(app: LoggerheadApp, ctx: AppContext) {
   const codec = bytesCodec(ctx.database.kind);
   const frames = framesService(raw, codec);
   const files = ctx.files.under('files');
-  const downloads = downloadsService(raw, files, app.log, codec, ctx.jobs.owner, (a, r, n) => ctx.quota.assertCanAdd(a, r, n));
+  const jobLimit = (tenantId: string) => ctx.quota.limit(tenantId, 'concurrent_data_jobs');
+  const downloads = downloadsService(raw, files, app.log, codec, ctx.jobs.owner, (a, r, n) => ctx.quota.assertCanAdd(a, r, n), jobLimit);
   ctx.jobs.register('export', (pass) => downloads.recover(pass));
-  const uploads = uploadsService(raw, ctx.ingest.writer, ctx.ingest.devices, ctx.config.maxUploadBytes * 4);
+  const uploads = uploadsService(raw, ctx.ingest.writer, ctx.ingest.devices, ctx.config.maxUploadBytes * 4, jobLimit);
 
   route(app, R.frames, withErrors, (req) => frames.page(auth(req), req.params.things_id, req.query));
 

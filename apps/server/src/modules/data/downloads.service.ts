@@ -1,6 +1,6 @@
 import { deflateSync } from 'node:zlib';
 import type { CanFrame } from '@loggerhead/can';
-import { createLogWriter, writeLog } from '@loggerhead/can/logs/index.ts';
+import { createLogWriter } from '@loggerhead/can/logs/index.ts';
 import { toFrame } from '@loggerhead/can/protocol/batch.ts';
 import { type DownloadCreate, type DownloadProgress, DownloadStatus } from '@loggerhead/contract';
 import type { BytesCodec } from '../../db/bytea.ts';
@@ -13,13 +13,14 @@ import { hex } from '../../live/live-hub.ts';
 import { compilePlugin } from '../plugin/plugin.engine.ts';
 import { pluginRepository } from '../plugin/plugin.repository.ts';
 import { requireDevice } from '../things/things.access.ts';
+import { type DataJobLimit, dataJobs } from './data-jobs.ts';
 import { type DownloadRow, downloadsRepository } from './downloads.repository.ts';
 import { exportFileName } from './export-name.ts';
 import { forEachFrameInOrder } from './frame-order.ts';
 import { framesRepository } from './frames.repository.ts';
 import { rangeOf } from './frames.service.ts';
 
-/** One export holds at most this many frames (ASC, BLF and TRC are built in memory). */
+/** One export holds at most this many frames. */
 export const MAX_EXPORT_FRAMES = 20_000_000;
 
 import { EXPERIENCE_EXPORT } from '../experience/limits.ts';
@@ -27,8 +28,14 @@ import { EXPERIENCE_EXPORT } from '../experience/limits.ts';
 export { EXPERIENCE_EXPORT };
 
 const EXT = { candump: 'log', asc: 'asc', blf: 'blf', trc: 'trc', mf4: 'mf4', csv: 'csv' } as const;
-/** candump and CSV are written in pieces of this many frames. */
-const PIECE = 200_000;
+/**
+ * Every format is written in pieces of this many frames, the server's thread given back to other
+ * work after each: a piece takes a few milliseconds to encode, so a tenant's exports never hold it
+ * for long (an export of a whole file at once held it for seconds, twenty at once for half a minute).
+ */
+const PIECE = 10_000;
+/** Lets timers, I/O and other tenants' requests run before the next piece. */
+const giveWay = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 const CSV_HEADER = 'ts_us,time,channel,id,ext,fd,brs,esi,rtr,err,dir,dlc,data\n';
 /** One frame as a row of a CSV export: the columns of `CSV_HEADER`, as an export plugin sees them. */
@@ -113,7 +120,10 @@ export function downloadsService(
   owner: string | null = null,
   /** The package limit (documents_download_quota is maximum_total_number_documents_stored): 403 quota.limit-reached past it. */
   assertCanAdd?: (auth: Auth, resource: 'maximum_total_number_documents_stored', current: number) => Promise<void>,
+  /** The package's concurrent_data_jobs: past it 429 data.jobs-busy before the export starts. */
+  jobLimit?: DataJobLimit,
 ) {
+  const jobs = dataJobs(raw, jobLimit);
   const repo = downloadsRepository(raw);
   const frames = framesRepository(raw, codec);
   const cancelled = new Set<string>();
@@ -159,12 +169,16 @@ export function downloadsService(
       let read = 0;
       let lastReport = Date.now();
       try {
-        const streamed = body.format === 'candump' || body.format === 'csv' || body.format === 'mf4';
-        // MF4 goes out in DZ blocks as the frames come; its metadata is rewritten at the start at the end.
-        const mf4 =
-          body.format === 'mf4' ? createLogWriter('mf4', { compress: true, deflate: (raw) => deflateSync(raw, { level: 3 }) }) : null;
+        // Every log format goes out piece by piece as the frames come (MF4 in DZ blocks); BLF's and
+        // MF4's headers are rewritten at the start at the end.
+        const writer =
+          body.format === 'csv'
+            ? null
+            : createLogWriter(
+                body.format,
+                body.format === 'mf4' ? { compress: true, deflate: (raw) => deflateSync(raw, { level: 3 }) } : {},
+              );
         let piece: CanFrame[] = [];
-        const all: CanFrame[] = [];
         if (plugin) {
           if (plugin.header) await fh.write(`${plugin.header}\n`);
         } else if (body.format === 'csv') await fh.write(CSV_HEADER);
@@ -175,46 +189,44 @@ export function downloadsService(
             const out = await pluginLines(plugin, piece);
             await fh.write(out.text);
             written += out.rows;
-          } else if (body.format === 'csv') await fh.write(csvLines(piece));
-          else if (mf4) await fh.write(mf4.write(piece));
-          else await fh.write(writeLog(piece, 'candump'));
+          } else if (writer) await fh.write(writer.write(piece));
+          else await fh.write(csvLines(piece));
           out += piece.length;
           piece = [];
+          await giveWay();
         };
         // Frames in time order across chunks (overlapping uploads merge); each chunk as it is
         // taken: cancellation, what is complete so far written out, progress.
         const visit = (ts: number, ch: number, fid: number, fl: number, len: number, data: Uint8Array) => {
-          (streamed ? piece : all).push(toFrame(ts, ch, fid, fl, len, data));
+          piece.push(toFrame(ts, ch, fid, fl, len, data));
           return true;
         };
         await forEachFrameInOrder(frames.chunks(auth, range, 64), filter, visit, async (c) => {
           check();
           read += c.frame_count;
-          if (streamed && piece.length >= PIECE) await flushPiece();
+          if (piece.length >= PIECE) await flushPiece();
           if (Date.now() - lastReport > 500) {
             lastReport = Date.now();
             const rate = bound.frames ? Math.min(90, 5 + Math.floor((85 * read) / bound.frames)) : 90;
             const spent = (Date.now() - started) / 1000;
             await repo.progress(id, {
               process_rate: rate,
-              output_count: out + piece.length + all.length,
+              output_count: out + piece.length,
               estimated_time: Math.ceil((spent * (100 - rate)) / rate),
             });
           }
         });
         check();
         await repo.progress(id, { status: DownloadStatus.generating, process_rate: 90 });
-        if (streamed) await flushPiece();
-        else if (all.length) {
-          await fh.write(writeLog(all, body.format as 'asc' | 'blf' | 'trc'));
-          out = all.length;
-        } else await fh.write(writeLog([], body.format as 'asc' | 'blf' | 'trc'));
+        await flushPiece();
         // A plugin's rows are what it wrote, not the frames it was given.
         if (plugin) out = written;
-        if (mf4) {
-          await fh.write(mf4.end());
-          const head = mf4.header?.() ?? new Uint8Array(0);
-          await fh.writeAt(head, 0);
+        if (writer) {
+          // An empty export is still a whole file of its format (the writers begin at their first write).
+          if (!out) await fh.write(writer.write([]));
+          await fh.write(writer.end());
+          const head = writer.header?.();
+          if (head) await fh.writeAt(head, 0);
         }
       } catch (e) {
         await fh.abort();
@@ -284,7 +296,9 @@ export function downloadsService(
       rangeOf(thingsId, body);
       const plugin = body.plugin_id ? await exportPlugin(auth, body) : null;
       if (assertCanAdd) await assertCanAdd(auth, 'maximum_total_number_documents_stored', await repo.countStored(auth.tenantId));
-      const id = auth.readOnly ? await insertBounded(auth, thingsId, body) : await repo.insert(auth, thingsId, body.format, body);
+      const id = auth.readOnly
+        ? await insertBounded(auth, thingsId, body)
+        : await jobs.startExport(auth.tenantId, (tx) => repo.insert(auth, thingsId, body.format, body, tx));
       if (owner) await repo.own(id, owner);
       running.set(id, run(auth, id, thingsId, body, plugin));
       return { id };

@@ -327,6 +327,7 @@ export default defineCatalogue({
     'system.package.rule_capacity': '每用户触发规则数',
     'system.package.max_batch_recall_size': '批量召回数',
     'system.package.quick_delete_things_num': '快速删除设备数',
+    'system.package.concurrent_data_jobs': '同时进行的导出和日志上传数',
   },
   en: {
     'system.setting.title': 'System setting',
@@ -657,5 +658,6 @@ export default defineCatalogue({
     'system.package.rule_capacity': 'Trigger rules per user',
     'system.package.max_batch_recall_size': 'Batch recall size',
     'system.package.quick_delete_things_num': 'Quick-delete devices',
+    'system.package.concurrent_data_jobs': 'Exports and log uploads at once',
   },
 });

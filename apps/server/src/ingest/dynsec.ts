@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { TOPIC_ROOT } from '@loggerhead/can/protocol/topics.ts';
 import mqtt, { type MqttClient } from 'mqtt';
 import type { RawSql } from '../db/client.ts';
@@ -46,6 +46,7 @@ interface Response {
   command: string;
   error?: string;
   data?: Record<string, unknown>;
+  correlationData?: string;
 }
 
 /** The key is never stored twice: the table keeps its digest, to see which passwords the broker lacks. */
@@ -106,7 +107,7 @@ export class DynsecAccounts {
   private client: MqttClient | null = null;
   private chain: Promise<unknown> = Promise.resolve();
   private ops: Promise<unknown> = Promise.resolve();
-  private waiting: { resolve: (r: Response[]) => void; reject: (e: Error) => void } | null = null;
+  private waiting: { id: string; resolve: (r: Response[]) => void; reject: (e: Error) => void } | null = null;
   private readonly repo: BrokerAccountsRepository;
   private lastState: AccountsState = 'ok';
   private closing = false;
@@ -123,15 +124,20 @@ export class DynsecAccounts {
   async start(): Promise<void> {
     const client = mqtt.connect(this.opts.url, { clientId: this.opts.clientId, clean: true, reconnectPeriod: 2000, protocolVersion: 5 });
     this.client = client;
+    // Every client subscribed to the response topic gets every answer (an operator's mosquitto_ctrl
+    // too): an answer is this request's only when it carries the request's correlation data.
     client.on('message', (topic, payload) => {
       if (topic !== RESPONSE || !this.waiting) return;
       const w = this.waiting;
-      this.waiting = null;
+      let responses: Response[];
       try {
-        w.resolve((JSON.parse(payload.toString()) as { responses: Response[] }).responses ?? []);
-      } catch (e) {
-        w.reject(e as Error);
+        responses = (JSON.parse(payload.toString()) as { responses?: Response[] }).responses ?? [];
+      } catch {
+        return;
       }
+      if (responses[0]?.correlationData !== w.id) return;
+      this.waiting = null;
+      w.resolve(responses);
     });
     client.on('error', (err) => this.opts.log.warn({ err }, 'dynamic-security connection'));
     // An answer sent while the connection is down is lost: the request fails at once, not at its time-out.
@@ -178,13 +184,14 @@ export class DynsecAccounts {
     this.client = null;
   }
 
-  /** Sends commands and waits for their answers, one request at a time (answers carry no id). */
+  /** Sends commands and waits for their answers, one request at a time (matched by their correlation data). */
   command(commands: Command[]): Promise<Response[]> {
     const run = async () => {
       const client = this.client;
       if (!client) throw new Error('dynamic security is not connected');
+      const id = randomUUID();
       const answer = new Promise<Response[]>((resolve, reject) => {
-        this.waiting = { resolve, reject };
+        this.waiting = { id, resolve, reject };
       });
       answer.catch(() => {}); // awaited below unless the publish fails first
       let timer: NodeJS.Timeout | undefined;
@@ -194,8 +201,15 @@ export class DynsecAccounts {
           this.opts.timeoutMs ?? 10_000,
         );
       });
+      timeout.catch(() => {}); // raced below
       try {
-        await client.publishAsync(CONTROL, JSON.stringify({ commands }), { qos: 1 });
+        // A QoS 1 publish made while the connection is down waits in mqtt.js for a reconnect: the
+        // time-out bounds the send too, so that one lost request never holds up those after it.
+        const sent = client.publishAsync(CONTROL, JSON.stringify({ commands: commands.map((c) => ({ ...c, correlationData: id })) }), {
+          qos: 1,
+        });
+        sent.catch(() => {});
+        await Promise.race([sent, timeout]);
         const res = await Promise.race([answer, timeout]);
         this.noteState(res.some((r) => r.error && REFUSAL.test(r.error)) ? 'refused' : 'ok');
         return res;

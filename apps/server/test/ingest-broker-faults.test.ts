@@ -15,6 +15,9 @@ import { makeDevice, makeTenant } from './things.fixtures.ts';
  * killed, under a streaming fleet: every batch a device was acknowledged is stored, once, and the
  * copy goes on storing by itself (it subscribes again on every reconnect).
  */
+/** How long after the broker is back a device's batch may still reach no subscriber (the copy's reconnect, under load). */
+const RESUBSCRIBE_RACE_MS = 3000;
+
 describe('a server copy on Mosquitto when the broker restarts or dies mid-stream', () => {
   let mosquitto: Awaited<ReturnType<typeof startPersistentMosquitto>>;
   let shared: { database: Database; drop: () => Promise<void> };
@@ -38,7 +41,7 @@ describe('a server copy on Mosquitto when the broker restarts or dies mid-stream
   });
 
   for (const fault of ['restart', 'kill'] as const) {
-    it(`loses and doubles no acknowledged batch across a broker ${fault}, and stores what comes after it`, async () => {
+    it(`loses no acknowledged batch outside the broker's own windows, doubles none, across a broker ${fault}, and stores what comes after it`, async () => {
       const t0 = (Math.floor(Date.now() / 1000) - 3600) * 1_000_000;
       const devices: FleetDevice[] = [];
       for (let i = 0; i < 8; i++) {
@@ -49,26 +52,45 @@ describe('a server copy on Mosquitto when the broker restarts or dies mid-stream
       const writer = t.app.ctx.ingest.writer;
       await poll(fleet.ackedCount, (n) => n >= 400, { ms: 30_000, what: '400 batches acknowledged' });
       const chunksAfter = writer.stats.chunks;
+      const faultAt = Date.now();
       if (fault === 'restart') await mosquitto.restart(500);
       else await mosquitto.kill(500);
+      const upAt = Date.now();
       // After the fault the fleet goes on: what it is acknowledged now must be stored too.
       const atFault = fleet.ackedCount();
       await poll(fleet.ackedCount, (n) => n >= atFault + 400, { ms: 30_000, what: '400 more batches acknowledged' });
       await fleet.stop();
       const ids = devices.map((d) => d.thingsId);
-      // Every acknowledged batch is stored (the copy catches up by itself).
-      const result = await poll(
-        async () => audit(fleet.acked, await storedBatches(t.database.raw, ids)),
-        (a) => a.lost === 0,
-        { ms: 30_000, what: 'every acknowledged batch stored' },
-      );
-      expect(result.doubled).toBe(0);
-      expect(result.acked).toBeGreaterThanOrEqual(atFault + 400);
+      // The losses the broker itself makes (docs/device-protocol.md, broker settings for a fleet):
+      // a killed Mosquitto forgets what it acknowledged to devices and still held in memory, and
+      // after any restart it routes to no one what devices publish before the copies have
+      // subscribed again. Outside those windows nothing acknowledged may be lost: before a graceful
+      // restart, and from a few seconds after the broker is back (the copy stores by itself).
+      const raceEnd = upAt + RESUBSCRIBE_RACE_MS;
+      const lostAt = async () => {
+        const stored = await storedBatches(t.database.raw, ids);
+        const at: number[] = [];
+        for (const [thingsId, seqs] of fleet.acked) {
+          for (const seq of seqs) if (!stored.get(thingsId)?.has(seq)) at.push(fleet.ackedAt(thingsId, seq));
+        }
+        return { at, audit: audit(fleet.acked, stored) };
+      };
+      const outside = (at: number[]) => at.filter((a) => a > raceEnd || (fault === 'restart' && a < faultAt));
+      const result = await poll(lostAt, (r) => outside(r.at).length === 0, {
+        ms: 30_000,
+        what: "every batch acknowledged outside the broker's own windows stored",
+      });
+      expect(result.audit.doubled).toBe(0);
+      expect(result.audit.acked).toBeGreaterThanOrEqual(atFault + 400);
+      // The broker's windows are short: most of what was acknowledged around the fault is stored.
+      expect(result.audit.lost).toBeLessThan(result.audit.acked / 20);
       // Stored after the fault by this copy, which was not restarted.
       expect(writer.stats.chunks).toBeGreaterThan(chunksAfter);
       // The figures of the closing note.
+      const inMemory = result.at.filter((a) => a < faultAt).length;
       console.log(
-        `broker ${fault}: sent ${fleet.sentCount()}, acknowledged ${result.acked}, stored ${result.stored}, lost ${result.lost}, doubled ${result.doubled}`,
+        `broker ${fault}: sent ${fleet.sentCount()}, acknowledged ${result.audit.acked}, stored ${result.audit.stored}, ` +
+          `lost ${result.audit.lost} (${inMemory} held in the killed broker's memory, ${result.audit.lost - inMemory} published before the copy subscribed again), doubled ${result.audit.doubled}`,
       );
     }, 120_000);
   }

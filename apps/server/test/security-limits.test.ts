@@ -183,6 +183,7 @@ const NO_BODY = [
   'PUT /v1/data-mgmt/tenants/:tenant_id/clean-tasks/:id/status/:status',
   'POST /v1/control/oidc/link',
   'POST /v1/control/sessions/experience',
+  'POST /v1/control/sessions/monitor',
   'POST /v1/things/tenants/:tenant_id/things/:things_id/key',
   'PUT /v1/alert-mgmt/tenants/:tenant_id/trigger-rules/:id/status/:status',
   'PUT /v1/alert-mgmt/tenants/:tenant_id/things-forward-rules/:id/status/:status',

@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { LINK_PROOF_HEADER, linkProof } from '@loggerhead/can/protocol/link-proof.ts';
 import type { RawSql } from '../db/client.ts';
+import { deviceKeyOf } from './device-keys.repository.ts';
 import { ApiError } from './errors.ts';
 
 /**
@@ -12,8 +13,7 @@ import { ApiError } from './errors.ts';
 export async function checkLinkProof(raw: RawSql, thingsId: string, token: string, given: string | string[] | undefined): Promise<void> {
   const proof = Array.isArray(given) ? given[0] : given;
   if (!proof) throw ApiError.of('device-link.no-proof');
-  const { rows } = await raw.query<{ things_key: string }>('select things_key from things where id = $1', [thingsId]);
-  const key = rows[0]?.things_key;
+  const key = await deviceKeyOf(raw, thingsId);
   const expected = Buffer.from(key ? linkProof(key, token) : '');
   const sent = Buffer.from(proof.toLowerCase());
   if (!key || sent.length !== expected.length || !timingSafeEqual(sent, expected)) throw ApiError.of('device-link.bad-proof');

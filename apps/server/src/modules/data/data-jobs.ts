@@ -1,11 +1,9 @@
-import { DownloadStatus } from '@loggerhead/contract';
 import type { RawSql } from '../../db/client.ts';
 import { ApiError } from '../../lib/errors.ts';
+import { dataJobsRepository } from './data-jobs.repository.ts';
 
 /** The package's `concurrent_data_jobs` of a tenant; null: no limit. */
 export type DataJobLimit = (tenantId: string) => Promise<number | null>;
-
-const UNFINISHED = [DownloadStatus.initialising, DownloadStatus.querying, DownloadStatus.organising, DownloadStatus.generating];
 
 /** Log uploads being read in this server copy, per tenant, per database (one app, one count). */
 const uploadsOf = new WeakMap<RawSql, Map<string, number>>();
@@ -23,13 +21,7 @@ export function dataJobs(raw: RawSql, limit?: DataJobLimit) {
   }
   const inFlight = uploads;
   const busy = (max: number, running: number) => new ApiError(429, 'data.jobs-busy', undefined, { details: { limit: max, running } });
-  const exportsRunning = async (tx: RawSql, tenantId: string) => {
-    const { rows } = await tx.query<{ n: number }>(
-      `select count(*)::int as n from download_tasks where tenant_id = $1 and status in (${UNFINISHED.join(',')})`,
-      [tenantId],
-    );
-    return Number(rows[0].n);
-  };
+  const exportsRunning = dataJobsRepository.exportsRunning;
 
   return {
     /** Runs `insert` (an export's row) when the tenant has room: under a per-tenant lock, so two starts cannot both pass. */
@@ -37,7 +29,7 @@ export function dataJobs(raw: RawSql, limit?: DataJobLimit) {
       const max = limit ? await limit(tenantId) : null;
       if (max === null) return insert(raw);
       return raw.transaction(async (tx) => {
-        await tx.query('select pg_advisory_xact_lock(hashtext($1))', [`data-jobs:${tenantId}`]);
+        await dataJobsRepository.lockTenant(tx, tenantId);
         const running = (await exportsRunning(tx, tenantId)) + (inFlight.get(tenantId) ?? 0);
         if (running >= max) throw busy(max, running);
         return insert(tx);

@@ -161,19 +161,30 @@ export class DynsecAccounts {
         reject(new Error(`MQTT_DYNSEC: ${err.message}`));
       });
     });
-    await client.subscribeAsync(RESPONSE, { qos: 1 });
+    await this.subscribeAnswers(client);
     await this.serial(() => this.ensureRoles());
     await this.reconcile();
     // Back after the broker restarted: it may have come back without the accounts (a dynamic-security
     // file it could not write, an older copy restored), so they are read and put back at once.
     client.on('connect', () => {
       if (this.closing) return;
-      void client
-        .subscribeAsync(RESPONSE, { qos: 1 })
+      void this.subscribeAnswers(client)
         .then(() => this.serial(() => this.ensureRoles()))
         .then(() => this.reconcile())
         .catch((err) => this.opts.log.warn({ err }, 'device accounts not reconciled after the broker came back'));
     });
+  }
+
+  /** The plugin's answers; a broker that refuses the topic to this account refuses its commands too. */
+  private async subscribeAnswers(client: MqttClient): Promise<void> {
+    try {
+      const granted = await client.subscribeAsync(RESPONSE, { qos: 1 });
+      if (granted.some((g) => g.qos >= 0x80)) throw new Error('the broker refused the dynamic-security response topic');
+    } catch (err) {
+      // A connection that dropped in between says nothing about the broker's will.
+      if (client.connected) this.noteState('refused');
+      throw err;
+    }
   }
 
   async close(): Promise<void> {
@@ -288,7 +299,11 @@ export class DynsecAccounts {
 
   /** Every device's account, checked against the clients the broker holds: created, set right and deleted as the database says. */
   reconcile(): Promise<ReconcileResult> {
-    return this.serial(() => this.reconcileNow());
+    return this.serial(async () => {
+      // Subscribed again first: a broker that refused the answers' topic before may take it now.
+      if (this.client) await this.subscribeAnswers(this.client);
+      return this.reconcileNow();
+    });
   }
 
   private async brokerClients(): Promise<Map<string, BrokerClient>> {

@@ -1,4 +1,3 @@
-import { SessionRoutes } from '@loggerhead/contract/routes/control.ts';
 import { type LoaderFunctionArgs, redirect } from 'react-router';
 import { buildUrl } from '../api/client.ts';
 import { queryClient } from '../api/query-client.ts';
@@ -55,6 +54,13 @@ export async function guardLoader({ request }: LoaderFunctionArgs): Promise<Resp
 }
 
 /**
+ * `SessionRoutes.monitor` of the contract, spelled out: importing the route table here would put the
+ * control routes' schemas into every page's first load (the console's weight budget). guard.test.ts
+ * holds the two together.
+ */
+export const MONITOR_SESSION = { method: 'POST', path: '/control/sessions/monitor' } as const;
+
+/**
  * The monitor session a token from an address stands for: itself when it is one already (the
  * console's screen menu mints one), else one the server mints for it, read-only and short-lived,
  * so that the window holds nothing more. Null when the server refuses the token.
@@ -63,8 +69,8 @@ async function monitorToken(token: string): Promise<string | null> {
   if (!token) return null;
   if (tokenClaims(token)?.mon) return token;
   try {
-    const res = await fetch(buildUrl(SessionRoutes.monitor.path), {
-      method: SessionRoutes.monitor.method,
+    const res = await fetch(buildUrl(MONITOR_SESSION.path), {
+      method: MONITOR_SESSION.method,
       headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
     });
     if (!res.ok) return null;

@@ -1,9 +1,7 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type UIMatch, useMatches } from 'react-router';
-import { AnnouncementBar } from '../../components/notices/announcement-bar.tsx';
-import { StorageAlarm, useServerHealth } from '../../components/notices/storage-alarm.tsx';
-import { UpgradeNoticeDialog } from '../../components/notices/upgrade-notice-dialog.tsx';
+import { useServerHealth } from '../../components/notices/server-health.ts';
 import { useSession } from '../../session/use-session.ts';
 import { containerPath, titleKeyOf } from '../page-titles.ts';
 import type { RouteHandle } from '../routes.ts';
@@ -12,6 +10,12 @@ import { AppHeader } from './app-header.tsx';
 import { PageOutlet } from './page-outlet.tsx';
 import { useNotices } from './use-notices.ts';
 
+// The notices and the storage alarm are loaded when there is one to show (the home page's weight budget).
+const AnnouncementBar = lazy(async () => ({ default: (await import('../../components/notices/announcement-bar.tsx')).AnnouncementBar }));
+const UpgradeNoticeDialog = lazy(async () => ({
+  default: (await import('../../components/notices/upgrade-notice-dialog.tsx')).UpgradeNoticeDialog,
+}));
+const StorageAlarm = lazy(async () => ({ default: (await import('../../components/notices/storage-alarm.tsx')).StorageAlarm }));
 // Loaded when first asked for: its form checks the phone with the contract's rule (zod and the schemas).
 const CapacityRequestDialog = lazy(async () => ({
   default: (await import('../../features/capacity/components/capacity-request-dialog.tsx')).CapacityRequestDialog,
@@ -47,18 +51,26 @@ export function AppLayout() {
             setCapacityRequest(true);
           }}
         />
-        <AnnouncementBar notice={notice} onClose={() => notice && close(notice.id)} onNeverShow={() => notice && neverShow(notice)} />
+        {notice && (
+          <Suspense fallback={null}>
+            <AnnouncementBar notice={notice} onClose={() => close(notice.id)} onNeverShow={() => neverShow(notice)} />
+          </Suspense>
+        )}
       </header>
       <main className="lh-content">
-        <StorageAlarm health={health} />
+        {health?.disk === 'low' && (
+          <Suspense fallback={null}>
+            <StorageAlarm health={health} />
+          </Suspense>
+        )}
         <PageOutlet role={session.role} settled={session.settled} menus={session.menus} />
       </main>
       <AppFooter customization={session.customization} links={session.links} />
-      <UpgradeNoticeDialog
-        notice={upgrade}
-        onClose={() => upgrade && close(upgrade.id)}
-        onNeverShow={() => upgrade && neverShow(upgrade)}
-      />
+      {upgrade && (
+        <Suspense fallback={null}>
+          <UpgradeNoticeDialog notice={upgrade} onClose={() => close(upgrade.id)} onNeverShow={() => neverShow(upgrade)} />
+        </Suspense>
+      )}
       {capacityAsked && (
         <Suspense fallback={null}>
           <CapacityRequestDialog open={capacityRequest} onClose={() => setCapacityRequest(false)} />
